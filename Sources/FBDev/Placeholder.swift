@@ -1,0 +1,1 @@
+// FBDev: placeholder until its issue lands; replace this file.

@@ -1,0 +1,1 @@
+// GPSD: placeholder until its issue lands; replace this file.

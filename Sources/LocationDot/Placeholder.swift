@@ -1,0 +1,1 @@
+// LocationDot: placeholder until its issue lands; replace this file.

@@ -1,0 +1,36 @@
+import Glibc
+
+/// A failed system call: which call, on what object, and the errno it returned.
+/// Its description is one line a person can act on, e.g.
+/// `open /dev/dri/card0: No such file or directory (errno 2)`.
+public struct SyscallError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let call: String
+    public let object: String
+    public let errno: Int32
+
+    public init(call: String, object: String, errno: Int32) {
+        self.call = call
+        self.object = object
+        self.errno = errno
+    }
+
+    public var message: String { String(cString: strerror(errno)) }
+
+    public var description: String {
+        object.isEmpty ? "\(call): \(message) (errno \(errno))" : "\(call) \(object): \(message) (errno \(errno))"
+    }
+}
+
+/// Runs a raw system call, retrying while it fails with EINTR, and turns -1 into a `SyscallError`
+/// naming the call and the object it acted on.
+@inlinable
+public func syscall<T: BinaryInteger>(_ call: String, _ object: @autoclosure () -> String,
+                                     _ body: () -> T) throws(SyscallError) -> T {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = Glibc.errno
+        if code == EINTR { continue }
+        throw SyscallError(call: call, object: object(), errno: code)
+    }
+}

@@ -1,0 +1,70 @@
+/// A small, strict command-line parser shared by every subcommand: `--name value`, `--name=value`,
+/// boolean `--flag`, and repeatable options such as `--set KEY=VALUE`. Anything it does not know is
+/// an error that names the option, so a typo never passes silently.
+struct Arguments {
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `valued`: options that take a value; `booleans`: flags that take none.
+    init(_ args: ArraySlice<String>, valued: Set<String>, booleans: Set<String> = []) throws(Failure) {
+        var i = args.startIndex
+        while i < args.endIndex {
+            let arg = args[i]
+            i += 1
+            guard arg.hasPrefix("--"), arg.count > 2 else {
+                positional.append(arg)
+                continue
+            }
+            var name = String(arg.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if booleans.contains(name) {
+                if inline != nil { throw Failure(description: "option --\(name) takes no value") }
+                flags.insert(name)
+            } else if valued.contains(name) {
+                let value: String
+                if let inline { value = inline } else {
+                    guard i < args.endIndex else { throw Failure(description: "option --\(name) needs a value") }
+                    value = args[i]
+                    i += 1
+                }
+                values[name, default: []].append(value)
+            } else {
+                let known = (valued.union(booleans)).sorted().map { "--" + $0 }.joined(separator: ", ")
+                throw Failure(description: "unknown option --\(name) (this command takes: \(known.isEmpty ? "none" : known))")
+            }
+        }
+    }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The last value given for `name`, if any.
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value given for a repeatable option, in order.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    func int(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(Failure) -> Int {
+        guard let text = value(name) else { return fallback }
+        guard let v = Int(text), range.contains(v) else {
+            throw Failure(description: "--\(name) \(text): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return v
+    }
+
+    func double(_ name: String, default fallback: Double, range: ClosedRange<Double>) throws(Failure) -> Double {
+        guard let text = value(name) else { return fallback }
+        guard let v = Double(text), v.isFinite, range.contains(v) else {
+            throw Failure(description: "--\(name) \(text): expected a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return v
+    }
+}
