@@ -1,1 +1,1 @@
-// LocationDot: placeholder until its issue lands; replace this file.
+// placeholder so the target builds; DotClock.swift and DotPainter.swift replace it
