@@ -1,1 +1,0 @@
-// placeholder so the target builds; DotClock.swift and DotPainter.swift replace it
