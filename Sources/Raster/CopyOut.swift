@@ -1,0 +1,71 @@
+/// Copy-out: the one place a finished XRGB8888 shadow frame reaches a scan-out buffer (a dumb
+/// buffer, an fbdev mapping, a PNG frame). The target is only ever written, never read — scan-out
+/// memory is often uncached or write-combined — and it is written row by row in its own order, so
+/// rotated copies read the shadow frame sideways rather than scatter writes.
+extension PixelBuffer {
+    /// Copies logical `region` of this XRGB8888 frame into `target` (any stride, xrgb8888 or
+    /// rgb565), turned by `rotation`; the panel is `rotation.physicalSize` of this frame.
+    /// Returns the panel rectangle written (what a DirtyFB clip needs), clipped to `target`.
+    @discardableResult
+    public func copyOut(region: Rect, to target: PixelBuffer, rotation: Rotation = .r0) -> Rect {
+        precondition(format == .xrgb8888, "copy-out reads an xrgb8888 shadow frame, not \(format)")
+        let logical = region.intersection(bounds)
+        let phys = rotation.map(rect: logical, logicalWidth: width, logicalHeight: height)
+            .intersection(target.bounds)
+        if phys.isEmpty { return .empty }
+        // Logical position of the panel rectangle's first pixel, and the source step for one panel
+        // pixel to the right and one panel row down (in bytes).
+        let sx: Int, sy: Int, stepX: Int, stepY: Int
+        switch rotation {
+        case .r0: (sx, sy, stepX, stepY) = (phys.x, phys.y, 4, stride)
+        case .r90: (sx, sy, stepX, stepY) = (phys.y, height - 1 - phys.x, -stride, 4)
+        case .r180: (sx, sy, stepX, stepY) = (width - 1 - phys.x, height - 1 - phys.y, -4, -stride)
+        case .r270: (sx, sy, stepX, stepY) = (width - 1 - phys.y, phys.x, stride, -4)
+        }
+        var src = base + sy * stride + sx * 4
+        let tables = RGB565.tables
+        for py in phys.y..<phys.maxY {
+            let dstRow = target.row(py)
+            switch (target.format, rotation) {
+            case (.xrgb8888, .r0):
+                (dstRow + phys.x * 4).copyMemory(from: src, byteCount: phys.width * 4)
+            case (.xrgb8888, _):
+                Self.copyRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt32.self) + phys.x, phys.width)
+            case (.rgb565, .r0):
+                Self.narrowRow(src.assumingMemoryBound(to: UInt32.self),
+                               dstRow.assumingMemoryBound(to: UInt16.self) + phys.x, phys.width, tables)
+            case (.rgb565, _):
+                Self.narrowRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt16.self) + phys.x,
+                                     phys.width, tables)
+            }
+            src += stepY
+        }
+        return phys
+    }
+
+    @inline(__always)
+    static func copyRowTurned(_ src: UnsafeMutableRawPointer, _ step: Int,
+                              _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        var s = src
+        for i in 0..<count {
+            dst[i] = s.load(as: UInt32.self)
+            s += step
+        }
+    }
+
+    @inline(__always)
+    static func narrowRow(_ src: UnsafeMutablePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt16>,
+                          _ count: Int, _ t: RGB565.Tables) {
+        for i in 0..<count { dst[i] = RGB565.narrow(src[i], t) }
+    }
+
+    @inline(__always)
+    static func narrowRowTurned(_ src: UnsafeMutableRawPointer, _ step: Int,
+                                _ dst: UnsafeMutablePointer<UInt16>, _ count: Int, _ t: RGB565.Tables) {
+        var s = src
+        for i in 0..<count {
+            dst[i] = RGB565.narrow(s.load(as: UInt32.self), t)
+            s += step
+        }
+    }
+}

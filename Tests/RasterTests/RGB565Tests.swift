@@ -1,0 +1,42 @@
+import XCTest
+import Raster
+
+final class RGB565Tests: XCTestCase {
+    /// look.md: r5 = (r·31 + 127) / 255, g6 = (g·63 + 127) / 255; widening replicates high bits.
+    func testNarrowingAllValuesMatchesTheFormula() {
+        for v in 0..<256 {
+            let r5 = (v * 31 + 127) / 255, g6 = (v * 63 + 127) / 255
+            let p = UInt32(0xFF00_0000) | UInt32(v) << 16 | UInt32(v) << 8 | UInt32(v)
+            let n = RGB565.narrow(p)
+            XCTAssertEqual(Int(n >> 11), r5, "red \(v)")
+            XCTAssertEqual(Int((n >> 5) & 0x3F), g6, "green \(v)")
+            XCTAssertEqual(Int(n & 0x1F), r5, "blue \(v)")
+            // Each channel alone, so no table leaks into another channel's bits.
+            XCTAssertEqual(RGB565.narrow(UInt32(v) << 16), UInt16(r5) << 11)
+            XCTAssertEqual(RGB565.narrow(UInt32(v) << 8), UInt16(g6) << 5)
+            XCTAssertEqual(RGB565.narrow(UInt32(v)), UInt16(r5))
+        }
+    }
+
+    func testWideningAllValuesReplicatesHighBits() {
+        for r5 in 0..<32 { for g6 in [0, 1, 31, 32, 63] {
+            let p = UInt16(r5 << 11 | g6 << 5 | r5)
+            let w = RGB565.widen(p)
+            XCTAssertEqual(Int((w >> 16) & 0xFF), (r5 << 3) | (r5 >> 2))
+            XCTAssertEqual(Int((w >> 8) & 0xFF), (g6 << 2) | (g6 >> 4))
+            XCTAssertEqual(Int(w & 0xFF), (r5 << 3) | (r5 >> 2))
+            XCTAssertEqual(w >> 24, 0xFF)
+        } }
+        for g6 in 0..<64 {
+            XCTAssertEqual(Int((RGB565.widen(UInt16(g6 << 5)) >> 8) & 0xFF), (g6 << 2) | (g6 >> 4))
+        }
+        // All 256 input values survive a round trip within the quantisation step.
+        for v in 0..<256 {
+            let w = RGB565.widen(RGB565.narrow(UInt32(v) << 16 | UInt32(v) << 8 | UInt32(v)))
+            XCTAssertLessThanOrEqual(abs(Int((w >> 16) & 0xFF) - v), 4)
+            XCTAssertLessThanOrEqual(abs(Int((w >> 8) & 0xFF) - v), 2)
+        }
+        XCTAssertEqual(RGB565.widen(RGB565.narrow(0xFFFF_FFFF)), 0xFFFF_FFFF)
+        XCTAssertEqual(RGB565.widen(RGB565.narrow(0xFF00_0000)), 0xFF00_0000)
+    }
+}
