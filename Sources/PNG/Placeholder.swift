@@ -1,2 +1,0 @@
-// PNG: placeholder until its issue lands; replace this file.
-import CPNG
