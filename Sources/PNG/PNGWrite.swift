@@ -53,12 +53,12 @@ public enum PNGWrite {
         return out
     }
 
-    /// look.md's widening: r8 = (r5 << 3) | (r5 >> 2), g8 = (g6 << 2) | (g6 >> 4), b like r.
+    /// look.md's widening (Raster's RGB565.widen5/widen6): r8 = (r5 << 3) | (r5 >> 2),
+    /// g8 = (g6 << 2) | (g6 >> 4), b like r.
     @inline(__always)
     public static func widen565(_ v: UInt16) -> (r: UInt8, g: UInt8, b: UInt8) {
-        let r5 = UInt8(truncatingIfNeeded: v >> 11) & 0x1F
-        let g6 = UInt8(truncatingIfNeeded: v >> 5) & 0x3F
-        let b5 = UInt8(truncatingIfNeeded: v) & 0x1F
-        return ((r5 << 3) | (r5 >> 2), (g6 << 2) | (g6 >> 4), (b5 << 3) | (b5 >> 2))
+        (RGB565.widen5(UInt8(truncatingIfNeeded: v >> 11) & 0x1F),
+         RGB565.widen6(UInt8(truncatingIfNeeded: v >> 5) & 0x3F),
+         RGB565.widen5(UInt8(truncatingIfNeeded: v) & 0x1F))
     }
 }

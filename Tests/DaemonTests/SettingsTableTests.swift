@@ -1,0 +1,98 @@
+@testable import Daemon
+import LocationDot
+import PNG
+import Raster
+import TestSupport
+import XCTest
+
+/// The table itself: every key of look.md and issue 5's [dot], defaults that round-trip, the README
+/// table, and PNG-valued keys.
+final class SettingsTableTests: XCTestCase {
+    func testEveryDotKeyIsThere() {
+        let expected = ["annotationColor", "pulseColor", "outerColor", "outerDotAlpha", "image", "imageScale",
+                        "headingImage", "pulseAnimationDuration", "outerPulseAnimationDuration",
+                        "delayBetweenPulseCycles", "pulseScaleFactor", "colorDotInset", "shadowColor",
+                        "shadowOffset", "shadowRadius", "shadowOpacity", "scale", "accuracyColor", "accuracyAlpha",
+                        "hideHaloAboveError", "headingMinSpeed", "staleColor", "noFix"]
+        XCTAssertEqual(SettingsTable.keys(in: "dot").map(\.name), expected)
+        XCTAssertEqual(Set(SettingsTable.keys.map(\.qualifiedName)).count, SettingsTable.keys.count, "no key twice")
+    }
+
+    func testDefaults() {
+        let defaults = Dictionary(uniqueKeysWithValues: SettingsTable.keys.map { ($0.name, $0.defaultText) })
+        XCTAssertEqual(defaults["annotationColor"], "#007AFF")
+        XCTAssertEqual(defaults["pulseColor"], "annotationColor")
+        XCTAssertEqual(defaults["outerColor"], "#FFFFFF")
+        XCTAssertEqual(defaults["pulseAnimationDuration"], "1")
+        XCTAssertEqual(defaults["outerPulseAnimationDuration"], "3")
+        XCTAssertEqual(defaults["delayBetweenPulseCycles"], "1")
+        XCTAssertEqual(defaults["pulseScaleFactor"], "5.3")
+        XCTAssertEqual(defaults["colorDotInset"], "3")
+        XCTAssertEqual(defaults["shadowOffset"], "0,2")
+        XCTAssertEqual(defaults["shadowRadius"], "3")
+        XCTAssertEqual(defaults["shadowOpacity"], "0.3")
+        XCTAssertEqual(defaults["image"], "none")
+        XCTAssertEqual(defaults["scale"], "auto")
+        XCTAssertEqual(defaults["staleColor"], "#8E8E93")
+        XCTAssertEqual(defaults["noFix"], "none")
+    }
+
+    /// What check-config prints must read back as the same settings.
+    func testShownValuesParseBack() throws {
+        var s = Settings()
+        try s.set(all: ["annotationColor=#11223344", "delayBetweenPulseCycles=inf", "shadowOffset=-1.25,3",
+                        "scale=1.5", "accuracyColor=#010203", "noFix=ring", "pulseScaleFactor=4.2"])
+        var copy = Settings()
+        for key in SettingsTable.keys {
+            try copy.set(section: key.section, name: key.name, value: s.value(of: key))
+        }
+        for key in SettingsTable.keys {
+            XCTAssertEqual(copy.value(of: key), s.value(of: key), key.name)
+        }
+        XCTAssertEqual(copy.dot.style, s.dot.style)
+    }
+
+    func testMarkdownTable() {
+        let md = SettingsTable.markdown(section: "dot")
+        let lines = md.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2 + SettingsTable.keys(in: "dot").count)
+        XCTAssertTrue(lines.contains("| `colorDotInset` | `3` | 0 ≤ value < 11 | inner dot diameter = 22 − 2 × this, in points (the visible white ring) |"))
+        for line in lines { XCTAssertTrue(line.hasPrefix("|") && line.hasSuffix("|")) }
+    }
+
+    func testImagesAreLoadedAndChecked() throws {
+        let dir = try TestEnvironment.temporaryDirectory("settings").path
+        let good = dir + "/arrow.png", flat = dir + "/flat.png"
+        try PNGWrite.rgba(RGBAImage(width: 2, height: 1, rgba: [0, 0, 0, 255, 0, 0, 0, 10]), to: good)
+        try PNGWrite.rgb(width: 2, height: 1, rgb: [1, 2, 3, 4, 5, 6], to: flat)
+
+        var s = Settings()
+        try s.set("image=\(good)")
+        XCTAssertEqual(s.dot.style.image, AlphaMask(width: 2, height: 1, alpha: [255, 10]))
+        XCTAssertEqual(s.value(of: SettingsTable.key(section: "dot", name: "image")!), good)
+        try s.set("headingImage=\(good)")
+        XCTAssertNotNil(s.dot.style.headingImage)
+        try s.set("image=none")
+        XCTAssertNil(s.dot.style.image)
+
+        XCTAssertThrowsError(try s.set("image=\(flat)")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("image = \(flat): has no alpha channel"), "\(error)")
+        }
+        XCTAssertThrowsError(try s.set("headingImage=\(dir)/missing.png")) { error in
+            XCTAssertEqual("\(error)", "headingImage = \(dir)/missing.png: no such file (a PNG image is expected here)")
+        }
+        // From a configuration file, a relative path is relative to the file.
+        try s.set(section: "dot", name: "image", value: "arrow.png", origin: SettingOrigin(file: dir + "/pulsedot.conf", line: 3))
+        XCTAssertEqual(s.dot.imagePath, good)
+        XCTAssertThrowsError(try s.set(section: "dot", name: "image", value: "gone.png",
+                                       origin: SettingOrigin(file: dir + "/pulsedot.conf", line: 4))) { error in
+            XCTAssertEqual("\(error)", "\(dir)/pulsedot.conf:4: image = gone.png: \(dir)/gone.png: no such file (a PNG image is expected here)")
+        }
+    }
+
+    func testEditDistance() {
+        XCTAssertEqual(editDistance("colour", "color"), 1)
+        XCTAssertEqual(editDistance("", "abc"), 3)
+        XCTAssertEqual(editDistance("kitten", "sitting"), 3)
+    }
+}
