@@ -33,7 +33,8 @@ final class ProjectionTests: XCTestCase {
         for city in Self.cities {
             for z in [3.0, 8.0, 12.0, 16.0] {
                 let tx = Self.tileX(city.lon, z), ty = Self.tileY(city.lat, z)
-                let x0 = (tx - 1.5).rounded(.down), y0 = (ty - 1).rounded(.down)
+                let tiles = Glibc.exp2(z)
+                let x0 = min(max((tx - 1.5).rounded(.down), 0), tiles - 4), y0 = min(max((ty - 1).rounded(.down), 0), tiles - 3)
                 let bounds = GeoBounds(west: Self.tileLon(x0, z), south: Self.tileLat(y0 + 3, z),
                                        east: Self.tileLon(x0 + 4, z), north: Self.tileLat(y0, z))
                 let map = try MapProjection.georeferenced(bounds: bounds, imageWidth: 1024, imageHeight: 768)
