@@ -13,6 +13,7 @@ let commands: [Command] = [
     Command(name: "render", summary: "render one frame of the dot to a PNG", run: renderCommand),
     Command(name: "demo", summary: "render a few seconds of frames and a contact sheet", run: demoCommand),
     Command(name: "console-restore", summary: "put a virtual console back into text mode (unit's ExecStopPost)", run: consoleRestoreCommand),
+    Command(name: "watch", summary: "print each fix gpsd reports as one JSON line", run: watchCommand),
 ]
 
 func usage() -> String {

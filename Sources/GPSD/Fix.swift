@@ -1,0 +1,91 @@
+import Syscall
+
+/// A position to show: what the daemon animates and `pulsedot watch` prints.
+public struct Fix: Equatable, Sendable {
+    /// Degrees, WGS84.
+    public var latitude: Double
+    public var longitude: Double
+    /// 2D or 3D (a TPV without a fix never becomes a Fix).
+    public var mode: FixMode
+    /// Horizontal error in metres (about 95 %): gpsd's eph, else the larger of epx and epy.
+    public var horizontalError: Double?
+    /// Course over ground in degrees from true north.
+    public var track: Double?
+    /// Metres per second.
+    public var speed: Double?
+    /// The receiver's time of fix; only for ordering (see FixTime).
+    public var time: FixTime?
+    /// The receiver's path, when gpsd names it.
+    public var device: String?
+    /// gpsd leaves status out for a plain fix: that reads as `.normal`.
+    public var status: FixStatus
+    /// When the fix arrived, on the monotonic clock: what animation and staleness are measured by.
+    public var receivedAt: MonotonicInstant
+
+    public init(latitude: Double, longitude: Double, mode: FixMode, horizontalError: Double? = nil,
+                track: Double? = nil, speed: Double? = nil, time: FixTime? = nil, device: String? = nil,
+                status: FixStatus = .normal, receivedAt: MonotonicInstant) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.mode = mode
+        self.horizontalError = horizontalError
+        self.track = track
+        self.speed = speed
+        self.time = time
+        self.device = device
+        self.status = status
+        self.receivedAt = receivedAt
+    }
+
+    /// The fix a TPV carries, or nil when it carries none: mode below 2 (or absent), or no lat/lon
+    /// (some receivers send 2D TPVs with altitude only). The decoder has already rejected
+    /// non-finite and out-of-range values.
+    public init?(_ tpv: TPVReport, receivedAt: MonotonicInstant) {
+        guard let mode = tpv.mode, mode >= .twoD, let lat = tpv.latitude, let lon = tpv.longitude else { return nil }
+        var error = tpv.eph
+        if error == nil, tpv.epx != nil || tpv.epy != nil {
+            error = max(tpv.epx ?? 0, tpv.epy ?? 0)
+        }
+        self.init(latitude: lat, longitude: lon, mode: mode, horizontalError: error, track: tpv.track,
+                  speed: tpv.speed, time: tpv.time, device: tpv.device, status: tpv.status ?? .normal,
+                  receivedAt: receivedAt)
+    }
+
+    /// One JSON object on one line, always the same keys in the same order, null for unknown values:
+    /// `{"lat":52.5,"lon":13.4,"mode":3,"eph":4.6,"track":90.0,"speed":5.1,"time":"...","device":"...","status":"dgps"}`.
+    /// Numbers print in their shortest exact form, so they read back as the same Double.
+    public var jsonLine: String {
+        var out = "{\"lat\":\(latitude),\"lon\":\(longitude),\"mode\":\(mode.rawValue)"
+        out += ",\"eph\":" + Self.json(horizontalError)
+        out += ",\"track\":" + Self.json(track)
+        out += ",\"speed\":" + Self.json(speed)
+        out += ",\"time\":" + (time.map { Self.json($0.description) } ?? "null")
+        out += ",\"device\":" + (device.map(Self.json) ?? "null")
+        out += ",\"status\":" + Self.json(status.description)
+        return out + "}"
+    }
+
+    private static func json(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return "\(value)"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

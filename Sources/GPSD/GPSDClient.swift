@@ -1,0 +1,392 @@
+import Glibc
+import Syscall
+
+/// A gpsd client driven by its owner's poll loop: no threads, no blocking I/O (except getaddrinfo
+/// for a host given by name). Each loop iteration the owner polls `descriptor` for `pollEvents`,
+/// folds `deadline` into its timeout, then calls `handle(revents:now:)` and `tick(now:)`.
+/// It reconnects forever with backoff; everything it learns arrives through `onEvent`.
+public final class GPSDClient {
+    public struct Configuration: Sendable {
+        public var endpoint: GPSDEndpoint
+        /// Watch only this receiver (gpsd's `device` watch flag); nil watches all.
+        public var device: String?
+        /// How long gpsd may stay silent while it reports an active receiver (and how long a
+        /// connect or gpsd's first answer may take) before the client reconnects.
+        public var silenceTimeout: Duration
+        public var backoff: Backoff
+        /// A connection that lasted this long counts as working: the backoff starts over.
+        public var stableAfter: Duration
+        public var maximumLineLength: Int
+        /// Bytes read per `handleReadable` at most, so a flood cannot starve the rest of the loop.
+        public var readBudget: Int
+
+        public init(endpoint: GPSDEndpoint = .default, device: String? = nil, silenceTimeout: Duration = .seconds(10),
+                    backoff: Backoff = Backoff(), stableAfter: Duration = .seconds(10),
+                    maximumLineLength: Int = LineFramer.defaultMaximumLineLength, readBudget: Int = 64 * 1024) {
+            self.endpoint = endpoint
+            self.device = device
+            self.silenceTimeout = silenceTimeout
+            self.backoff = backoff
+            self.stableAfter = stableAfter
+            self.maximumLineLength = maximumLineLength
+            self.readBudget = readBudget
+        }
+    }
+
+    public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    public let configuration: Configuration
+    public private(set) var state: GPSDClientState = .stopped
+    public private(set) var statistics = GPSDStatistics()
+
+    private var backoff: Backoff
+    private let watchRequest: [UInt8]
+    private let random: () -> Double
+    private let onEvent: (GPSDEvent) -> Void
+    private var framer: LineFramer
+    private var phase = Phase.idle
+
+    private enum Phase {
+        case idle
+        case waiting(until: MonotonicInstant)
+        case connecting(FileDescriptor, addresses: [SocketAddress], index: Int, since: MonotonicInstant)
+        case open(FileDescriptor, Session)
+    }
+
+    private struct Session {
+        var connectedAt: MonotonicInstant
+        var lastLineAt: MonotonicInstant
+        var gotVersion = false
+        /// gpsd has said which receivers it has (DEVICES, DEVICE or a TPV).
+        var knowsDevices = false
+        var activeDevices: [String] = []
+        var warned: Set<Int> = []
+    }
+
+    /// `random` yields values in [0, 1) for jitter; tests pass a fixed sequence.
+    public init(configuration: Configuration, random: @escaping () -> Double = { Double.random(in: 0..<1) },
+                onEvent: @escaping (GPSDEvent) -> Void) throws(ConfigurationError) {
+        self.configuration = configuration
+        self.backoff = configuration.backoff
+        self.random = random
+        self.onEvent = onEvent
+        self.framer = LineFramer(maximumLineLength: configuration.maximumLineLength)
+        self.watchRequest = try Self.watchRequest(device: configuration.device)
+    }
+
+    deinit { closeDescriptor() }
+
+    /// The watch request, sent in one write. gpsd reads requests of at most 80 characters.
+    public static func watchRequest(device: String?) throws(ConfigurationError) -> [UInt8] {
+        var text = "?WATCH={\"enable\":true,\"json\":true"
+        if let device { text += ",\"device\":" + Fix.json(device) }
+        text += "}\n"
+        guard text.utf8.count <= 80 else {
+            throw ConfigurationError(description: "receiver path \"\(device ?? "")\" is too long for gpsd's 80-character watch request")
+        }
+        return Array(text.utf8)
+    }
+
+    // MARK: What the poll loop reads
+
+    /// The descriptor to poll, or nil while waiting to retry.
+    public var descriptor: Int32? {
+        switch phase {
+        case .connecting(let fd, _, _, _), .open(let fd, _): fd.rawValue
+        case .idle, .waiting: nil
+        }
+    }
+
+    /// POLLOUT while a connect is under way, POLLIN once connected.
+    public var pollEvents: Int16 {
+        switch phase {
+        case .connecting: Int16(POLLOUT)
+        case .open: Int16(POLLIN)
+        case .idle, .waiting: 0
+        }
+    }
+
+    /// When `tick` next has work: a retry, a connect timeout or the silence timeout.
+    public var deadline: MonotonicInstant? {
+        switch phase {
+        case .idle: return nil
+        case .waiting(let until): return until
+        case .connecting(_, _, _, let since): return since.advanced(by: configuration.silenceTimeout)
+        case .open(_, let s):
+            // A gpsd without a receiver is silent by design: no timeout then.
+            guard !s.knowsDevices || !s.activeDevices.isEmpty else { return nil }
+            return s.lastLineAt.advanced(by: configuration.silenceTimeout)
+        }
+    }
+
+    public var health: GPSDHealth {
+        guard case .open(_, let s) = phase, s.gotVersion || s.knowsDevices else { return .unreachable }
+        return s.activeDevices.isEmpty ? .noReceiver : .receiving
+    }
+
+    /// The framer's fixed buffer size: what the client holds for a line, whatever the peer sends.
+    public var lineBufferCapacity: Int { framer.capacity }
+
+    // MARK: Driving
+
+    /// Starts connecting (a no-op when already started).
+    public func start(now: MonotonicInstant) {
+        guard case .idle = phase else { return }
+        report(.connecting, "connecting to gpsd at \(configuration.endpoint)")
+        attempt(now: now)
+    }
+
+    /// Closes the connection and stops retrying.
+    public func stop() {
+        closeDescriptor()
+        phase = .idle
+        state = .stopped
+    }
+
+    /// Hands over the poll result for `descriptor`.
+    public func handle(revents: Int16, now: MonotonicInstant) {
+        guard revents != 0 else { return }
+        switch phase {
+        case .connecting: handleWritable(now: now)
+        case .open: handleReadable(now: now)
+        case .idle, .waiting: break
+        }
+    }
+
+    /// A pending connect finished (POLLOUT, POLLERR or POLLHUP).
+    public func handleWritable(now: MonotonicInstant) {
+        guard case .connecting(let fd, let addresses, let index, _) = phase else { return }
+        do throws(SyscallError) {
+            let code = try fd.pendingSocketError()
+            if code != 0 { throw SyscallError(call: "connect", object: fd.name, errno: code) }
+        } catch {
+            fd.close()
+            phase = .idle
+            tryAddresses(addresses, from: index + 1, lastError: error.description, now: now)
+            return
+        }
+        established(fd, now: now)
+    }
+
+    /// Reads what gpsd sent (at most `readBudget` bytes) and acts on every complete line.
+    public func handleReadable(now: MonotonicInstant) {
+        guard case .open(let fd, _) = phase else { return }
+        var budget = configuration.readBudget
+        while budget > 0 {
+            let count: Int?
+            do {
+                count = try framer.receive(limit: budget, { (room) throws(SyscallError) -> Int? in
+                    try fd.read(into: room)
+                }, { event in self.process(event, now: now) })
+            } catch {
+                lose(error.description, now: now)
+                return
+            }
+            // An event handler may have stopped the client mid-read.
+            guard case .open(let current, _) = phase, current == fd, let count else { return }
+            if count == 0 {
+                lose("gpsd closed the connection", now: now)
+                return
+            }
+            statistics.bytesReceived += count
+            budget -= count
+        }
+    }
+
+    /// Fires whatever is due: a retry, a connect timeout, the silence timeout.
+    public func tick(now: MonotonicInstant) {
+        guard let due = deadline, due <= now else { return }
+        switch phase {
+        case .idle: break
+        case .waiting: attempt(now: now)
+        case .connecting(let fd, let addresses, let index, _):
+            fd.close()
+            phase = .idle
+            let error = "connect \(addresses[index]): no answer within \(formatSeconds(configuration.silenceTimeout))"
+            tryAddresses(addresses, from: index + 1, lastError: error, now: now)
+        case .open(_, let s):
+            let silence = formatSeconds(configuration.silenceTimeout)
+            lose(s.gotVersion ? "no data from gpsd for \(silence)" : "no answer from gpsd within \(silence)", now: now)
+        }
+    }
+
+    // MARK: Connection life cycle
+
+    private func attempt(now: MonotonicInstant) {
+        statistics.connectionAttempts += 1
+        let addresses: [SocketAddress]
+        do {
+            addresses = try SocketAddress.resolve(host: configuration.endpoint.host, port: configuration.endpoint.port)
+        } catch {
+            failed(error.description, now: now)
+            return
+        }
+        tryAddresses(addresses, from: 0, lastError: nil, now: now)
+    }
+
+    /// Tries each resolved address in turn (gpsd may listen on ::1 but not 127.0.0.1, or the reverse).
+    private func tryAddresses(_ addresses: [SocketAddress], from start: Int, lastError: String?, now: MonotonicInstant) {
+        var lastError = lastError
+        var index = start
+        while index < addresses.count {
+            let address = addresses[index]
+            do throws(SyscallError) {
+                let fd = try FileDescriptor.tcpSocket(family: address.family, name: "gpsd \(address)")
+                do {
+                    if try fd.connect(to: address) {
+                        established(fd, now: now)
+                    } else {
+                        phase = .connecting(fd, addresses: addresses, index: index, since: now)
+                    }
+                    return
+                } catch {
+                    fd.close()
+                    throw error
+                }
+            } catch {
+                lastError = error.description
+            }
+            index += 1
+        }
+        failed(lastError ?? "no address", now: now)
+    }
+
+    private func established(_ fd: FileDescriptor, now: MonotonicInstant) {
+        statistics.connections += 1
+        framer.reset()
+        let sent: Int?
+        do throws(SyscallError) {
+            // withUnsafeBytes only rethrows untyped errors, so the typed one travels in a Result.
+            sent = try watchRequest.withUnsafeBytes { bytes in Result { () throws(SyscallError) -> Int? in try fd.send(bytes) } }.get()
+        } catch {
+            phase = .open(fd, Session(connectedAt: now, lastLineAt: now))
+            lose(error.description, now: now)
+            return
+        }
+        phase = .open(fd, Session(connectedAt: now, lastLineAt: now))
+        // gpsd applies each received chunk as a whole request: a split watch would be half-applied.
+        if sent != watchRequest.count { lose("could not send the watch request in one write", now: now) }
+    }
+
+    /// A connect attempt failed: wait, then try again.
+    private func failed(_ reason: String, now: MonotonicInstant) {
+        let delay = scheduleRetry(now: now)
+        report(.unreachable(reason: reason),
+               "gpsd at \(configuration.endpoint) unreachable (\(reason)); retrying in \(formatSeconds(delay))")
+    }
+
+    /// A connection that was up ended.
+    private func lose(_ reason: String, now: MonotonicInstant) {
+        if case .open(_, let s) = phase, s.gotVersion || s.knowsDevices,
+           s.connectedAt.duration(to: now) >= configuration.stableAfter {
+            backoff.reset()
+        }
+        closeDescriptor()
+        let delay = scheduleRetry(now: now)
+        report(.lost(reason: reason), "lost gpsd at \(configuration.endpoint) (\(reason)); reconnecting in \(formatSeconds(delay))")
+    }
+
+    private func scheduleRetry(now: MonotonicInstant) -> Duration {
+        let delay = backoff.nextDelay(random: random())
+        phase = .waiting(until: now.advanced(by: delay))
+        return delay
+    }
+
+    private func closeDescriptor() {
+        switch phase {
+        case .connecting(let fd, _, _, _), .open(let fd, _): fd.close()
+        case .idle, .waiting: break
+        }
+        phase = .idle
+    }
+
+    private func report(_ new: GPSDClientState, _ message: String) {
+        guard new != state else { return }
+        state = new
+        onEvent(.stateChanged(new, message: message))
+    }
+
+    // MARK: Lines
+
+    private func process(_ event: LineFramer.Event, now: MonotonicInstant) {
+        guard case .open(let fd, var session) = phase else { return }
+        statistics.linesReceived += 1
+        session.lastLineAt = now
+        switch event {
+        case .oversize(let length):
+            skip(.oversizeLine, "line of \(length) bytes is longer than \(configuration.maximumLineLength)", &session)
+        case .line(let bytes):
+            switch MessageDecoder.decode(bytes) {
+            case .skipped(let reason, let detail): skip(reason, detail, &session)
+            case .message(let message): handle(message, &session, now: now)
+            }
+        }
+        phase = .open(fd, session)
+    }
+
+    private func skip(_ reason: SkipReason, _ detail: String, _ session: inout Session) {
+        statistics.skipped[reason] += 1
+        guard reason.isBadInput, session.warned.insert(reason.rawValue).inserted else { return }
+        onEvent(.warning("gpsd at \(configuration.endpoint): skipped a line: \(detail) (more like it are only counted)"))
+    }
+
+    private func handle(_ message: GPSDMessage, _ session: inout Session, now: MonotonicInstant) {
+        switch message {
+        case .version(let v):
+            session.gotVersion = true
+            report(.connected(release: v.release),
+                   "connected to gpsd \(v.release ?? "(release unknown)") at \(configuration.endpoint)")
+        case .devices(let devices):
+            session.knowsDevices = true
+            session.activeDevices = devices.compactMap { $0.activated == true ? $0.path : nil }.filter(wanted)
+            reportDevices(session)
+        case .device(let d):
+            guard let path = d.path, wanted(path), let activated = d.activated else { return }
+            session.knowsDevices = true
+            if activated {
+                if !session.activeDevices.contains(path) { session.activeDevices.append(path) }
+            } else {
+                session.activeDevices.removeAll { $0 == path }
+            }
+            reportDevices(session)
+        case .watch:
+            break
+        case .tpv(let tpv):
+            if let path = tpv.device {
+                guard wanted(path) else { return }
+                // A receiver that reports is active, even if its DEVICE message went missing.
+                if !session.activeDevices.contains(path) {
+                    session.knowsDevices = true
+                    session.activeDevices.append(path)
+                    reportDevices(session)
+                }
+            }
+            if let fix = Fix(tpv, receivedAt: now) {
+                statistics.fixes += 1
+                onEvent(.fix(fix))
+            } else {
+                statistics.tpvsWithoutFix += 1
+                onEvent(.noFix(tpv))
+            }
+        case .sky(let sky):
+            onEvent(.sky(sky))
+        case .gst(let gst):
+            onEvent(.gst(gst))
+        case .error(let text):
+            onEvent(.warning("gpsd at \(configuration.endpoint) says: \(text)"))
+        }
+    }
+
+    private func wanted(_ path: String) -> Bool { configuration.device.map { $0 == path } ?? true }
+
+    private func reportDevices(_ session: Session) {
+        if session.activeDevices.isEmpty {
+            report(.noReceiver, "gpsd at \(configuration.endpoint) is reachable, no receiver")
+        } else {
+            report(.receiving(devices: session.activeDevices),
+                   "gpsd at \(configuration.endpoint): receiving from \(session.activeDevices.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// GPSD: placeholder until its issue lands; replace this file.
