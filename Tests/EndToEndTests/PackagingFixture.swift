@@ -24,6 +24,7 @@ enum PackagingFixture {
         atexit { if let path = PackagingFixture.removeAtExit { try? FileManager.default.removeItem(atPath: path) } }
         let out = dir.appendingPathComponent("out")
         let result = try run(script("build-deb"), ["--out", out.path, "--binary", try TestEnvironment.pulsedotBinary()])
+        // A package needs the static release binary: deploy/test builds it and sets PULSEDOT_BIN.
         guard result.status == 0 else { throw TestFailure("build-deb failed (\(result.status)): \(result.stderr)") }
         let deb = URL(fileURLWithPath: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         let root = dir.appendingPathComponent("root")

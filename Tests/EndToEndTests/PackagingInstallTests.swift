@@ -61,4 +61,15 @@ final class PackagingInstallTests: XCTestCase {
         XCTAssertEqual(build.stderr, "build-deb: \(stale.path) reports 'pulsedot 0.0.0-stale' but Sources/Daemon/Version.swift says \(version): rebuild it\n")
         XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.path).contains { $0.hasSuffix(".deb") })
     }
+
+    func testBuildDebRefusesAProgramThatNeedsTheSwiftRuntime() throws {
+        // This test bundle is such a program: linked against libswiftCore.so, which no board has.
+        let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let dir = try PackagingFixture.scratch("dynamic", for: self)
+        let build = try PackagingFixture.run(PackagingFixture.script("build-deb"), ["--out", dir.path, "--binary", me])
+        XCTAssertEqual(build.status, 1)
+        XCTAssertTrue(build.stderr.hasPrefix("build-deb: \(me) needs the Swift runtime at run time ("), build.stderr)
+        XCTAssertTrue(build.stderr.contains("libswiftCore.so"), build.stderr)
+        XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
 }
