@@ -16,8 +16,9 @@ let package = Package(
         .target(name: "LocationDot", dependencies: ["Raster"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "PNG", dependencies: ["CPNG", "Raster"]),
-        // The one thin wrapper every system call goes through.
-        .target(name: "Syscall"),
+        // The one thin wrapper every system call goes through; CLinux: timerfd/signalfd headers.
+        .systemLibrary(name: "CLinux"),
+        .target(name: "Syscall", dependencies: ["CLinux"]),
         .target(name: "GPSD", dependencies: ["Syscall"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "KMS", dependencies: ["CDRM", "Raster", "Syscall"]),
