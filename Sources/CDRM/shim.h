@@ -1,4 +1,59 @@
-// libdrm, plus the function-like macros Swift cannot import, exposed as constants.
+// libdrm, plus the function-like macros Swift cannot import, exposed as constants and helpers.
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 #include <drm_fourcc.h>
+#include <errno.h>
+#include <string.h>
+
+// fourcc_code() is a function-like macro: Swift sees none of the DRM_FORMAT_* names.
+static const uint32_t PD_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;
+static const uint32_t PD_FORMAT_ARGB8888 = DRM_FORMAT_ARGB8888;
+static const uint32_t PD_FORMAT_RGB565 = DRM_FORMAT_RGB565;
+
+static const uint64_t PD_CAP_DUMB_BUFFER = DRM_CAP_DUMB_BUFFER;
+static const uint64_t PD_CAP_DUMB_PREFER_SHADOW = DRM_CAP_DUMB_PREFER_SHADOW;
+static const uint64_t PD_CLIENT_CAP_UNIVERSAL_PLANES = DRM_CLIENT_CAP_UNIVERSAL_PLANES;
+static const uint32_t PD_PAGE_FLIP_EVENT = DRM_MODE_PAGE_FLIP_EVENT;
+static const uint32_t PD_MODE_TYPE_PREFERRED = DRM_MODE_TYPE_PREFERRED;
+static const uint32_t PD_MODE_TYPE_USERDEF = DRM_MODE_TYPE_USERDEF;
+static const uint32_t PD_OBJECT_CONNECTOR = DRM_MODE_OBJECT_CONNECTOR;
+static const uint32_t PD_OBJECT_PLANE = DRM_MODE_OBJECT_PLANE;
+static const uint64_t PD_PLANE_TYPE_PRIMARY = DRM_PLANE_TYPE_PRIMARY;
+
+/// Asks whether vblank works on the CRTC at `crtc_index` (its position in the resources' list),
+/// without waiting when `wait_frames` is 0; waits that many vblanks otherwise. 0 on success, else
+/// -errno. The CRTC index goes into the request in two ways: bit 0 for the second CRTC, the
+/// high-CRTC field for any later one (the kernel's legacy encoding).
+static inline int pd_wait_vblank(int fd, unsigned crtc_index, unsigned wait_frames) {
+    drmVBlank vbl;
+    memset(&vbl, 0, sizeof vbl);
+    unsigned type = DRM_VBLANK_RELATIVE;
+    if (crtc_index == 1) {
+        type |= DRM_VBLANK_SECONDARY;
+    } else if (crtc_index > 1) {
+        type |= (crtc_index << DRM_VBLANK_HIGH_CRTC_SHIFT) & DRM_VBLANK_HIGH_CRTC_MASK;
+    }
+    vbl.request.type = (drmVBlankSeqType)type;
+    vbl.request.sequence = wait_frames;
+    int r = drmWaitVBlank(fd, &vbl);
+    return r == 0 ? 0 : -errno;
+}
+
+static void pd_count_flip(int fd, unsigned int sequence, unsigned int tv_sec, unsigned int tv_usec,
+                          void *user_data) {
+    (void)fd; (void)sequence; (void)tv_sec; (void)tv_usec;
+    if (user_data) *(uint32_t *)user_data += 1;
+}
+
+/// Reads the pending DRM events and dispatches completed page flips: each adds 1 to the counter
+/// whose address was the flip's user data. 0 on success, else -errno (-EAGAIN: nothing pending on
+/// a non-blocking fd). The event context and its C callback live here because the callback only
+/// counts: nothing in Swift needs to run per event.
+static inline int pd_handle_events(int fd) {
+    drmEventContext ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.version = 2;
+    ctx.page_flip_handler = pd_count_flip;
+    int r = drmHandleEvent(fd, &ctx);
+    return r == 0 ? 0 : -errno;
+}

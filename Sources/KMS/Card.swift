@@ -1,0 +1,63 @@
+import Raster
+import Syscall
+
+/// A dumb buffer with its framebuffer and its write-only mapping.
+public struct ScanoutBuffer: @unchecked Sendable {
+    public var handle: UInt32
+    public var framebuffer: UInt32
+    /// The mapping as pixels (stride = the driver's pitch). Written, never read.
+    public var pixels: PixelBuffer
+    public var byteCount: Int
+
+    public init(handle: UInt32, framebuffer: UInt32, pixels: PixelBuffer, byteCount: Int) {
+        self.handle = handle; self.framebuffer = framebuffer; self.pixels = pixels; self.byteCount = byteCount
+    }
+}
+
+/// The CRTC as it was before PulseDot's first modeset: what to put back on exit.
+public struct SavedCrtc: Sendable {
+    public var crtc: UInt32
+    public var framebuffer: UInt32
+    public var x: UInt32
+    public var y: UInt32
+    /// nil when the CRTC was off.
+    public var mode: DisplayMode?
+
+    public init(crtc: UInt32, framebuffer: UInt32, x: UInt32 = 0, y: UInt32 = 0, mode: DisplayMode? = nil) {
+        self.crtc = crtc; self.framebuffer = framebuffer; self.x = x; self.y = y; self.mode = mode
+    }
+}
+
+/// The narrow seam between the output logic and the kernel: every DRM call PulseDot makes, in the
+/// terms it needs them. `LibDRMCard` talks to a real device through libdrm; the unit tests use an
+/// in-memory card. Failures are `SyscallError`s naming the call; `KMSError.classify` turns them
+/// into what the caller should do (wait, find the card again, give up).
+public protocol DRMCard: AnyObject {
+    /// The device path ("/dev/dri/card0"), for every message.
+    var path: String { get }
+    /// The kernel driver's name ("bochs", "virtio_gpu", "vc4").
+    var driver: String { get }
+    /// Becomes readable when page-flip events are pending.
+    var eventDescriptor: Int32 { get }
+
+    func capabilities() -> CardCapabilities
+    func resources() throws(SyscallError) -> CardResources
+    func saveCrtc(_ crtc: UInt32) throws(SyscallError) -> SavedCrtc
+    func restoreCrtc(_ saved: SavedCrtc, connector: UInt32) throws(SyscallError)
+    /// A legacy modeset: `framebuffer` on `crtc` with `mode`, driving `connector`.
+    func setCrtc(_ crtc: UInt32, framebuffer: UInt32, connector: UInt32, mode: DisplayMode) throws(SyscallError)
+    /// Creates a dumb buffer, its framebuffer (with an explicit fourcc) and its mapping.
+    func createBuffer(width: Int, height: Int, format: PixelFormat) throws(SyscallError) -> ScanoutBuffer
+    func destroyBuffer(_ buffer: ScanoutBuffer)
+    /// Queues a flip to `framebuffer` at the next vblank, always with an event; EBUSY while one is
+    /// still in flight.
+    func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(SyscallError)
+    /// drmModeDirtyFB with one clip rectangle (physical pixels). ENOSYS: the driver has none.
+    func dirty(framebuffer: UInt32, clip: Rect) throws(SyscallError)
+    /// Waits `frames` vblanks on the CRTC at `crtcIndex` (0: just asks). 0 or the errno.
+    func waitVBlank(crtcIndex: Int, frames: Int) -> Int32
+    /// Reads pending events; returns how many page flips completed (0 when none was pending).
+    func handleEvents() throws(SyscallError) -> Int
+    /// Releases the device. Buffers must have been destroyed first.
+    func close()
+}

@@ -1,0 +1,81 @@
+import Glibc
+import Syscall
+
+/// Why the display cannot be driven (now), as one line that names the device and says what to do,
+/// plus what the caller should do about it.
+public enum KMSError: Error, CustomStringConvertible, Sendable {
+    /// No /dev/dri/card* at all (no DRM driver loaded), or the named path does not exist.
+    case noDevice(String)
+    case notADRMDevice(path: String, SyscallError)
+    case noDumbBuffers(device: String)
+    /// Devices exist but no connector is connected: wait for a display to be plugged in.
+    case noConnectedConnector(device: String, connectors: [String])
+    case connectorNotFound(device: String, name: String, available: [String])
+    case connectorDisconnected(device: String, name: String)
+    case badModeSpec(String)
+    case modeNotOffered(device: String, connector: String, requested: String, offered: [DisplayMode])
+    case noCrtc(device: String, connector: String)
+    /// EACCES/EPERM on a modeset or flip: another DRM master holds the device.
+    case busy(device: String, SyscallError)
+    /// ENODEV: the device went away (driver unbound, USB display unplugged).
+    case vanished(device: String, SyscallError)
+    case system(SyscallError)
+
+    /// What the caller does about it.
+    public enum Recovery: Sendable, Equatable {
+        /// Configuration or system problem: report and stop.
+        case giveUp
+        /// Try the same again later (display unplugged, device busy).
+        case retry
+        /// Look for the card again (it vanished; it may come back under another number).
+        case findCardAgain
+    }
+
+    public var recovery: Recovery {
+        switch self {
+        case .noDevice, .noConnectedConnector, .connectorDisconnected, .busy: return .retry
+        case .vanished: return .findCardAgain
+        default: return .giveUp
+        }
+    }
+
+    /// Turns a failed DRM call into the error a person can act on.
+    public static func classify(_ error: SyscallError, device: String) -> KMSError {
+        switch error.errno {
+        case EACCES, EPERM: return .busy(device: device, error)
+        case ENODEV, ENXIO: return .vanished(device: device, error)
+        default: return .system(error)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .noDevice(let what):
+            return "no DRM device: \(what) (is a DRM driver loaded? `pulsedot probe` lists what is there); waiting for one"
+        case .notADRMDevice(let path, let e):
+            return "\(path) is not a usable DRM device: \(e)"
+        case .noDumbBuffers(let device):
+            return "\(device): the driver offers no dumb buffers; use another device (`pulsedot probe`) or output = fbdev"
+        case .noConnectedConnector(let device, let connectors):
+            let list = connectors.isEmpty ? "it has no connectors" : "connectors: " + connectors.joined(separator: ", ")
+            return "\(device): no display connected (\(list)); waiting for one to be plugged in"
+        case .connectorNotFound(let device, let name, let available):
+            return "\(device): no connector named \(name) (it has: \(available.isEmpty ? "none" : available.joined(separator: ", ")))"
+        case .connectorDisconnected(let device, let name):
+            return "\(device): connector \(name) has no display connected; waiting for one to be plugged in"
+        case .badModeSpec(let text):
+            return "mode \(text): expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x800 or 1920x1080@60"
+        case .modeNotOffered(let device, let connector, let requested, let offered):
+            let list = offered.map { $0.preferred ? "\($0) (preferred)" : "\($0)" }.joined(separator: ", ")
+            return "\(device) \(connector): mode \(requested) is not offered; offered: \(list.isEmpty ? "none" : list)"
+        case .noCrtc(let device, let connector):
+            return "\(device): no CRTC can drive connector \(connector)"
+        case .busy(let device, let e):
+            return "\(device) is in use by another DRM master (\(e.call): \(e.message)); stop the other display program or switch VT; retrying"
+        case .vanished(let device, let e):
+            return "\(device) went away (\(e.call): \(e.message)); looking for the card again"
+        case .system(let e):
+            return e.description
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import Glibc
+import Raster
+import Syscall
+
+/// The dot's display through DRM/KMS dumb buffers. Everything is drawn into `canvas`, a RAM
+/// shadow frame in logical (rotated) coordinates; `present(damage:)` copies only what changed into
+/// scan-out memory, which is written and never read (uncached, write-combined mappings).
+///
+/// Life: `Discovery.open` (choose card, connector, mode, CRTC, format; allocate) → draw the first
+/// frame into `canvas` → `start()` (save the CRTC, fill every buffer, modeset, choose the update
+/// strategy) → per frame: draw, `present(damage:)`; when `pollDescriptor` is readable,
+/// `handleEvents()` → `close()` on every exit path (restores the saved CRTC: the console).
+public final class KMSOutput: FrameOutput {
+    public struct Statistics: Equatable, Sendable {
+        public var presents = 0
+        public var flips = 0
+        /// Frames whose damage waited because the previous flip was still in flight.
+        public var deferred = 0
+        /// Flips refused with EBUSY (damage kept for the next frame).
+        public var busy = 0
+        public var dirtyCalls = 0
+        /// Scan-out pixels written after the initial fill.
+        public var pixelsCopied = 0
+    }
+
+    public let card: DRMCard
+    public let connector: ConnectorInfo
+    public let crtc: CrtcInfo
+    public let mode: DisplayMode
+    /// The format actually scanned out (after any fallback).
+    public let format: PixelFormat
+    public let rotation: Rotation
+    public let update: UpdateMode
+    public private(set) var strategy: UpdateStrategy = .flip
+    public private(set) var strategyReason = ""
+    public private(set) var statistics = Statistics()
+
+    private let shadow: OwnedPixelBuffer
+    private var buffers: [ScanoutBuffer] = []
+    /// The buffer on screen, or queued to be (a flip in flight).
+    private var front = 0
+    private var flipPending = false
+    private var damage: Damage
+    private var saved: SavedCrtc?
+    private var started = false
+    private var closed = false
+    private var dirtyWorks = true
+    private let log: (String) -> Void
+
+    public var canvas: PixelBuffer { shadow.buffer }
+    public var pollDescriptor: Int32? { strategy == .flip && started ? card.eventDescriptor : nil }
+    /// "card0 (bochs) Virtual-1" — how messages name this output.
+    public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
+
+    /// Chooses connector, mode, CRTC and format on `card` and allocates the shadow frame and the
+    /// dumb buffers (two unless `update = damage`). Nothing is shown until `start()`.
+    public init(card: DRMCard, resources: CardResources, configuration: KMSConfiguration,
+                log: @escaping (String) -> Void = { _ in }) throws(KMSError) {
+        let device = "\(card.path) (\(card.driver))"
+        guard card.capabilities().dumbBuffers else { throw .noDumbBuffers(device: device) }
+        self.card = card
+        self.log = log
+        update = configuration.update
+        connector = try Selection.connector(named: configuration.connector, in: resources.connectors, device: device)
+        mode = try Selection.mode(configuration.mode, of: connector, device: device)
+        crtc = try Selection.crtc(for: connector, in: resources, device: device)
+        let chosen = Selection.format(configuration.format, planeFormats: resources.primaryFormats(for: crtc), device: device)
+        format = chosen.format
+        if let note = chosen.note { log(note) }
+        let turn = Selection.rotation(configured: configuration.rotation, orientation: connector.orientation)
+        rotation = turn.rotation
+        let logical = rotation.logicalSize(physicalWidth: mode.width, physicalHeight: mode.height)
+        shadow = OwnedPixelBuffer(width: logical.width, height: logical.height, format: .xrgb8888)
+        damage = Damage(bounds: shadow.buffer.bounds)
+        let count = configuration.update == .damage ? 1 : 2
+        do {
+            for _ in 0..<count {
+                buffers.append(try card.createBuffer(width: mode.width, height: mode.height, format: format))
+            }
+        } catch {
+            for b in buffers { card.destroyBuffer(b) }
+            buffers = []
+            throw KMSError.classify(error, device: device)
+        }
+        log("\(device) \(connector.name): \(mode) \(format.rawValue) on CRTC \(crtc.id), rotation \(rotation.degrees) (\(turn.source)); canvas \(logical.width)x\(logical.height)")
+    }
+
+    deinit { close() }
+
+    // MARK: Starting
+
+    public func start() throws(KMSError) {
+        precondition(!started && !closed, "KMSOutput.start() called twice or after close()")
+        // Both buffers get the whole first frame: with two, the back buffer is two frames old and
+        // only damage is copied from then on.
+        let all = shadow.buffer.bounds
+        for b in buffers { shadow.buffer.copyOut(region: all, to: b.pixels, rotation: rotation) }
+        do {
+            if saved == nil { saved = try card.saveCrtc(crtc.id) }
+            try card.setCrtc(crtc.id, framebuffer: buffers[0].framebuffer, connector: connector.id, mode: mode)
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+        started = true
+        front = 0
+        // The first DirtyFB flushes the whole first frame where the driver needs it, and tells
+        // whether it has DirtyFB at all.
+        let dirtyErrno = try probeDirty()
+        let vblankErrno = update == .auto ? card.waitVBlank(crtcIndex: crtc.index, frames: 1) : 0
+        (strategy, strategyReason) = UpdateStrategy.choose(update, vblankErrno: vblankErrno, dirtyErrno: dirtyErrno)
+        dirtyWorks = dirtyErrno == 0
+        log("\(name): \(strategyReason)")
+        if strategy == .damage, buffers.count == 2 {
+            card.destroyBuffer(buffers.removeLast())
+        }
+    }
+
+    private func probeDirty() throws(KMSError) -> Int32 {
+        do {
+            try card.dirty(framebuffer: buffers[0].framebuffer, clip: Rect(x: 0, y: 0, width: mode.width, height: mode.height))
+            statistics.dirtyCalls += 1
+            return 0
+        } catch {
+            if error.errno == EACCES || error.errno == EPERM || error.errno == ENODEV {
+                throw KMSError.classify(error, device: card.path)
+            }
+            return error.errno
+        }
+    }
+
+    // MARK: Frames
+
+    public func present(damage rect: Rect) throws(KMSError) {
+        precondition(started && !closed, "KMSOutput.present before start() or after close()")
+        statistics.presents += 1
+        damage.add(rect)
+        switch strategy {
+        case .damage: try presentInPlace()
+        case .flip: try presentByFlip()
+        }
+    }
+
+    private func presentInPlace() throws(KMSError) {
+        let region = damage.current
+        if region.isEmpty { return }
+        let written = shadow.buffer.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
+        statistics.pixelsCopied += written.area
+        damage.endFrame()
+        guard dirtyWorks else { return }
+        do {
+            try card.dirty(framebuffer: buffers[0].framebuffer, clip: written)
+            statistics.dirtyCalls += 1
+        } catch {
+            if error.errno == ENOSYS || error.errno == EOPNOTSUPP {
+                dirtyWorks = false
+                log("\(name): DirtyFB failed (\(error.message)); no longer calling it")
+                return
+            }
+            throw KMSError.classify(error, device: card.path)
+        }
+    }
+
+    private func presentByFlip() throws(KMSError) {
+        // One flip in flight: until its event arrives both buffers may be on screen, so neither is
+        // written; the damage waits in `damage.current`.
+        if flipPending {
+            statistics.deferred += 1
+            return
+        }
+        if damage.current.isEmpty { return }
+        let back = 1 - front
+        let written = shadow.buffer.copyOut(region: damage.union, to: buffers[back].pixels, rotation: rotation)
+        statistics.pixelsCopied += written.area
+        do {
+            try card.pageFlip(crtc: crtc.id, framebuffer: buffers[back].framebuffer)
+        } catch {
+            if error.errno == EBUSY {
+                // Keep this frame's damage: the back buffer is written again in full next time,
+                // and the other buffer still misses it.
+                statistics.busy += 1
+                return
+            }
+            throw KMSError.classify(error, device: card.path)
+        }
+        statistics.flips += 1
+        flipPending = true
+        front = back
+        damage.endFrame()
+    }
+
+    public func handleEvents() throws(KMSError) {
+        let completed: Int
+        do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
+        if completed > 0 { flipPending = false }
+    }
+
+    /// Whether a flip is queued and its event not yet read.
+    public var isFlipPending: Bool { flipPending }
+
+    // MARK: Leaving
+
+    /// Puts the saved CRTC back (the console returns), then frees the framebuffers and dumb
+    /// buffers and closes the device. Failures here are reported, never thrown: an exit path must
+    /// run to its end.
+    public func close() {
+        if closed { return }
+        closed = true
+        if started, let saved {
+            do { try card.restoreCrtc(saved, connector: connector.id) } catch {
+                log("\(name): could not restore the console's CRTC: \(error)")
+            }
+        }
+        for b in buffers { card.destroyBuffer(b) }
+        buffers = []
+        card.close()
+    }
+}

@@ -1,2 +1,0 @@
-// KMS: placeholder until its issue lands; replace this file.
-import CDRM
