@@ -10,6 +10,7 @@ struct Command: Sendable {
 }
 
 let commands: [Command] = [
+    Command(name: "probe", summary: "list DRM devices, connectors, modes, formats and capabilities", run: probeCommand),
     Command(name: "render", summary: "render one frame of the dot to a PNG", run: renderCommand),
     Command(name: "demo", summary: "render a few seconds of frames and a contact sheet", run: demoCommand),
     Command(name: "console-restore", summary: "put a virtual console back into text mode (unit's ExecStopPost)", run: consoleRestoreCommand),

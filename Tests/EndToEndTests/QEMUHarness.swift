@@ -1,0 +1,330 @@
+import Foundation
+import Glibc
+import PNG
+import TestSupport
+
+/// Boots Debian's stock kernel in QEMU (TCG) with a real DRM driver and the `pulsedot` binary in
+/// an initramfs, so end-to-end tests see what a real kernel driver puts on the screen. Shared by
+/// the KMS, fbdev and field-trial tests.
+///
+///     let vm = try QEMUMachine.boot(display: .bochs)
+///     defer { vm.shutdown() }
+///     let pid = try vm.spawn("pulsedot show --at 1.2")
+///     let screen = try vm.stableScreendump()
+///     let result = try vm.run("kill -TERM \(pid); wait \(pid)")
+///
+/// The guest runs a busybox shell that executes the lines the host sends over a second serial
+/// port; its output comes back on the first serial port (the console), which is also a log for
+/// failure messages. Missing QEMU or kernel is a test failure unless `PULSEDOT_SKIP=qemu`.
+final class QEMUMachine {
+    /// A QEMU display adapter and the kernel module that drives it.
+    struct Display: Sendable {
+        var qemuDevice: String
+        /// Loaded in this order, each with its dependencies.
+        var modules: [String]
+
+        static let bochs = Display(qemuDevice: "bochs-display", modules: ["bochs"])
+        /// virtio_pci is the transport the driver sits on; modprobe does not count it a dependency.
+        static let virtioGPU = Display(qemuDevice: "virtio-gpu-pci", modules: ["virtio_pci", "virtio-gpu"])
+        static let cirrus = Display(qemuDevice: "cirrus-vga", modules: ["cirrus"])
+    }
+
+    let directory: URL
+    let process: ChildProcess
+    private let qmp: LineSocket
+    private let control: LineSocket
+    private var serialOffset = 0
+    private var commandCounter = 0
+    private var spawned: [Int: Int] = [:]
+    private var stopped = false
+
+    /// The serial console so far: kernel warnings, the init script, command output. Without the
+    /// tty's carriage returns (Swift takes "\r\n" for one character, so lines would not split).
+    var serialLog: String {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("serial.log")) else { return "" }
+        return String(decoding: data.filter { $0 != 13 }, as: UTF8.self)
+    }
+
+    // MARK: Booting
+
+    /// Boots a machine with `display`, loads its driver (and what it depends on) and waits until
+    /// the guest shell takes commands. `kernelArguments` are added to the command line
+    /// (e.g. `video=1024x768`); `files` are extra (host path, guest path) pairs for the initramfs.
+    static func boot(display: Display, kernelArguments: String = "", memoryMB: Int = 512,
+                     files: [(String, String)] = [], timeout: Double = 60) throws -> QEMUMachine {
+        let kernel = try TestKernel.locate()
+        let qemu = try QEMUMachine.qemuBinary()
+        let dir = try TestEnvironment.temporaryDirectory("qemu")
+        var all = files
+        all.append((try TestEnvironment.pulsedotBinary(), "/bin/pulsedot"))
+        let initrd = dir.appendingPathComponent("initrd.cpio")
+        try Initramfs.build(at: initrd, kernel: kernel, modules: display.modules, files: all)
+        let qmpPath = dir.appendingPathComponent("qmp.sock").path
+        let controlPath = dir.appendingPathComponent("control.sock").path
+        let args = [
+            "-accel", "tcg", "-smp", "1", "-m", "\(memoryMB)", "-nodefaults", "-no-reboot",
+            "-kernel", kernel.bootImage, "-initrd", initrd.path,
+            "-append", "console=ttyS0 quiet panic=-1 \(kernelArguments)",
+            "-serial", "file:" + dir.appendingPathComponent("serial.log").path,
+            "-chardev", "socket,id=control,path=\(controlPath),server=on,wait=off",
+            "-device", "isa-serial,chardev=control",
+            "-display", "none", "-vga", "none", "-device", display.qemuDevice,
+            "-qmp", "unix:\(qmpPath),server=on,wait=off",
+        ]
+        let process = try ChildProcess(qemu, args, label: "qemu(\(display.qemuDevice))")
+        guard ChildProcess.waitUntil(timeout: 10, {
+            FileManager.default.fileExists(atPath: qmpPath) && FileManager.default.fileExists(atPath: controlPath)
+                || !process.isRunning
+        }), process.isRunning else {
+            let why = process.stderr
+            process.terminate()
+            throw TestFailure("qemu did not start: \(why)")
+        }
+        let machine = QEMUMachine(directory: dir, process: process,
+                                  qmp: try LineSocket(path: qmpPath), control: try LineSocket(path: controlPath))
+        do {
+            try machine.qmpHandshake()
+            _ = try machine.waitForSerial("PULSEDOT-READY", timeout: timeout)
+        } catch {
+            machine.shutdown()
+            throw error
+        }
+        return machine
+    }
+
+    private init(directory: URL, process: ChildProcess, qmp: LineSocket, control: LineSocket) {
+        self.directory = directory
+        self.process = process
+        self.qmp = qmp
+        self.control = control
+    }
+
+    deinit { shutdown() }
+
+    static func qemuBinary() throws -> String {
+        for dir in ["/usr/bin", "/usr/local/bin"] {
+            let path = dir + "/qemu-system-x86_64"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw TestFailure("qemu-system-x86_64 is not installed: run `sudo deploy/install-deps --test`, or set PULSEDOT_SKIP=qemu to leave the QEMU tests out")
+    }
+
+    // MARK: Guest commands
+
+    /// Runs `command` in the guest shell and waits for it: its exit status and output (stdout and
+    /// stderr together).
+    @discardableResult
+    func run(_ command: String, timeout: Double = 30) throws -> (status: Int32, output: String) {
+        commandCounter += 1
+        let n = commandCounter
+        try send("{ \(command) ; } > /tmp/out.\(n) 2>&1; s=$?; sed 's/^/@\(n) /' /tmp/out.\(n); echo \"@\(n)-EXIT $s\"")
+        let line = try waitForSerial("@\(n)-EXIT ", timeout: timeout)
+        let status = Int32(line.split(separator: " ").last.map(String.init) ?? "") ?? -1
+        let output = linesSince(prefix: "@\(n) ").joined(separator: "\n")
+        return (status, output)
+    }
+
+    /// Starts `command` in the background of the guest shell; returns its pid.
+    func spawn(_ command: String) throws -> Int {
+        commandCounter += 1
+        let n = commandCounter
+        try send("\(command) > /tmp/bg.\(n) 2>&1 & echo \"@\(n)-PID $!\"")
+        let line = try waitForSerial("@\(n)-PID ", timeout: 10)
+        guard let pid = Int(line.split(separator: " ").last.map(String.init) ?? "") else {
+            throw TestFailure("no pid from guest for \(command): \(line)")
+        }
+        spawned[pid] = n
+        return pid
+    }
+
+    /// The output so far (stdout and stderr) of a command started with `spawn`.
+    func backgroundOutput(_ pid: Int) throws -> String {
+        guard let n = spawned[pid] else { throw TestFailure("pid \(pid) was not spawned here") }
+        return try run("cat /tmp/bg.\(n)").output
+    }
+
+    /// Sends SIGTERM (or `signal`) to a spawned process and waits for it: its exit status.
+    func stop(_ pid: Int, signal: String = "TERM", timeout: Double = 20) throws -> Int32 {
+        let r = try run("kill -\(signal) \(pid); wait \(pid); echo \"STATUS $?\"", timeout: timeout)
+        guard let line = r.output.split(separator: "\n").last(where: { $0.hasPrefix("STATUS ") }),
+              let status = Int32(line.dropFirst(7)) else {
+            throw TestFailure("no exit status for pid \(pid): \(r.output)")
+        }
+        return status
+    }
+
+    private func send(_ line: String) throws {
+        try control.write(line + "\n")
+    }
+
+    /// Waits until a serial line after the last one consumed contains `marker`; returns that line.
+    @discardableResult
+    func waitForSerial(_ marker: String, timeout: Double) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let log = serialLog
+            let bytes = Array(log.utf8)
+            if bytes.count > serialOffset {
+                let fresh = String(decoding: bytes[serialOffset...], as: UTF8.self)
+                var consumed = serialOffset
+                for line in fresh.split(separator: "\n", omittingEmptySubsequences: false) {
+                    let length = line.utf8.count + 1
+                    if line.contains(marker), consumed + length <= bytes.count + 1 {
+                        serialOffset = min(bytes.count, consumed + length)
+                        return String(line).trimmingCharacters(in: .whitespacesAndNewlines)
+                    }
+                    consumed += length
+                }
+            }
+            if !process.isRunning {
+                throw TestFailure("the guest stopped before printing \(marker); serial log:\n\(tail(log))")
+            }
+            if Date() > deadline {
+                throw TestFailure("no \(marker) from the guest within \(timeout) s; serial log:\n\(tail(log))")
+            }
+            usleep(20_000)
+        }
+    }
+
+    private func linesSince(prefix: String) -> [String] {
+        serialLog.split(separator: "\n").compactMap { line in
+            guard let r = line.range(of: prefix) else { return nil }
+            return String(line[r.upperBound...])
+        }
+    }
+
+    func tail(_ log: String, lines: Int = 60) -> String {
+        log.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    // MARK: The screen
+
+    /// What the emulated display shows now (QMP screendump, PNG).
+    func screendump() throws -> RGBAImage {
+        commandCounter += 1
+        let path = directory.appendingPathComponent("screen\(commandCounter).png").path
+        _ = try qmpCommand("{\"execute\":\"screendump\",\"arguments\":{\"filename\":\"\(path)\",\"format\":\"png\"}}")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try PNGRead.rgba(path: path)
+    }
+
+    /// Screendumps until two consecutive ones agree: emulated displays (and fbdev emulation) flush
+    /// on a timer, so one dump can catch a frame half pushed. `satisfying` adds a condition (e.g.
+    /// the dot is there) so a dump of the console before the program drew is not taken for stable.
+    func stableScreendump(timeout: Double = 30, interval: Double = 0.25,
+                          satisfying condition: (RGBAImage) -> Bool = { _ in true }) throws -> RGBAImage {
+        let deadline = Date().addingTimeInterval(timeout)
+        var previous = try screendump()
+        while true {
+            usleep(UInt32(interval * 1_000_000))
+            let current = try screendump()
+            if current == previous && condition(current) { return current }
+            previous = current
+            if Date() > deadline {
+                throw TestFailure("the screen did not settle within \(timeout) s; serial log:\n\(tail(serialLog))")
+            }
+        }
+    }
+
+    // MARK: QMP
+
+    private func qmpHandshake() throws {
+        _ = try qmp.readLine(timeout: 10)  // the greeting
+        _ = try qmpCommand("{\"execute\":\"qmp_capabilities\"}")
+    }
+
+    /// Sends one command and returns its "return" line; asynchronous events in between are skipped.
+    @discardableResult
+    private func qmpCommand(_ json: String) throws -> String {
+        try qmp.write(json + "\n")
+        while true {
+            let line = try qmp.readLine(timeout: 20)
+            if line.contains("\"return\"") { return line }
+            if line.contains("\"error\"") { throw TestFailure("QMP \(json) failed: \(line)") }
+        }
+    }
+
+    /// Ends the machine (QMP quit, then SIGKILL if it lingers) and removes its files unless
+    /// PULSEDOT_KEEP_QEMU is set (for looking at a failure).
+    func shutdown() {
+        if stopped { return }
+        stopped = true
+        if process.isRunning {
+            _ = try? qmp.write("{\"execute\":\"quit\"}\n")
+            if process.wait(timeout: 5) == nil { process.terminate() }
+        }
+        qmp.close()
+        control.close()
+        if ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] == nil {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+}
+
+/// A connected Unix stream socket read and written in lines (QMP, the guest's control port).
+final class LineSocket {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: errno \(errno)") }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw TestFailure("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        var connected: Int32 = -1
+        for _ in 0..<100 {
+            connected = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if connected == 0 { break }
+            usleep(50_000)
+        }
+        guard connected == 0 else {
+            Glibc.close(fd)
+            throw TestFailure("connect \(path): errno \(errno)")
+        }
+    }
+
+    func write(_ text: String) throws {
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + done, $0.count - done, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw TestFailure("socket write: errno \(errno)")
+            }
+            done += n
+        }
+    }
+
+    func readLine(timeout: Double) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let nl = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<nl], as: UTF8.self)
+                pending.removeSubrange(...nl)
+                return line
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            if poll(&p, 1, min(left, 200)) > 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n == 0 { throw TestFailure("socket closed by QEMU") }
+                if n > 0 { pending += buffer[..<n] }
+            }
+            if Date() > deadline { throw TestFailure("no reply from QEMU within \(timeout) s") }
+        }
+    }
+
+    func close() { Glibc.close(fd) }
+}
