@@ -13,7 +13,7 @@ public struct LineFramer {
     public enum Event {
         /// One complete line without its terminator.
         case line(UnsafeRawBufferPointer)
-        /// A line longer than the limit ended; `length` counts its bytes (give or take a CR).
+        /// A line longer than the limit ended; `length` counts its bytes without the terminator.
         case oversize(length: Int)
     }
 
@@ -23,6 +23,8 @@ public struct LineFramer {
     private var filled = 0
     /// While discarding an oversize line: how many bytes of it were seen so far.
     private var discarding: Int?
+    /// Whether the last byte discarded was a CR (it belongs to the terminator if LF comes next).
+    private var discardedCR = false
 
     public init(maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
         precondition(maximumLineLength > 0, "a line framer needs room for at least one byte")
@@ -88,7 +90,8 @@ public struct LineFramer {
         storage.withUnsafeBytes { raw in
             while let lf = Self.firstNewline(in: raw, from: searchFrom, to: end) {
                 if let seen = discarding {
-                    handle(.oversize(length: seen + lf - lineStart))
+                    let endsWithCR = lf > lineStart ? raw[lf - 1] == 0x0D : discardedCR
+                    handle(.oversize(length: seen + lf - lineStart - (endsWithCR ? 1 : 0)))
                     discarding = nil
                 } else {
                     var lineEnd = lf
@@ -104,6 +107,7 @@ public struct LineFramer {
             }
         }
         let rest = end - lineStart
+        if rest > 0 { discardedCR = storage[end - 1] == 0x0D }
         if let seen = discarding {
             discarding = seen + rest
             filled = 0
