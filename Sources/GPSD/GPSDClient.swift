@@ -303,7 +303,7 @@ public final class GPSDClient {
     }
 
     private func report(_ new: GPSDClientState, _ message: String) {
-        guard new != state else { return }
+        guard new != state, state != .stopped || new == .connecting else { return }
         state = new
         onEvent(.stateChanged(new, message: message))
     }
@@ -323,6 +323,8 @@ public final class GPSDClient {
             case .message(let message): handle(message, &session, now: now)
             }
         }
+        // An event handler may have stopped the client; then there is no session to keep.
+        guard case .open(let current, _) = phase, current == fd else { return }
         phase = .open(fd, session)
     }
 
