@@ -1,3 +1,4 @@
+import GPSD
 import LocationDot
 
 /// What the screen claims about the fix.
@@ -96,6 +97,12 @@ public struct FixState: Sendable {
         } else {
             headingShown = false
         }
+    }
+
+    /// A fix from gpsd or a replay; `pixelsPerMetre` is the map's scale at its latitude.
+    public mutating func fixArrived(_ fix: Fix, pixelsPerMetre: Double) {
+        fixArrived(at: fix.receivedAt.seconds, horizontalError: fix.horizontalError, pixelsPerMetre: pixelsPerMetre,
+                   speed: fix.speed, track: fix.track)
     }
 
     /// Forgets every fix (a reload that changed the source).

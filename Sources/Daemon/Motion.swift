@@ -1,3 +1,6 @@
+import GPSD
+import Syscall
+
 /// How the dot moves between fixes. Fixes arrive about once a second, the screen runs at up to
 /// 60 Hz: the dot glides from each fix to the next at sub-pixel precision, drawn a little in the
 /// past (1.5 × the mean fix interval, as OpenLayers does) so it always has the next fix to glide
@@ -164,4 +167,17 @@ public struct MotionModel: Sendable {
         let dy = PortableMath.radians(b.latitude - a.latitude) * r
         return (dx * dx + dy * dy).squareRoot()
     }
+}
+
+extension MotionModel {
+    /// Records a fix from gpsd or a replay at its monotonic arrival time. Check it first with
+    /// `MapProjection.check`: the model trusts its numbers.
+    public mutating func add(_ fix: Fix) {
+        add(GeoPoint(latitude: fix.latitude, longitude: fix.longitude), arrival: fix.receivedAt.seconds)
+    }
+}
+
+extension MonotonicInstant {
+    /// Seconds on the monotonic clock: the time base of `MotionModel` and `FixState`.
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
 }

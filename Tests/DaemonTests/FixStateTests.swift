@@ -1,4 +1,6 @@
+import GPSD
 import LocationDot
+import Syscall
 import XCTest
 @testable import Daemon
 
@@ -194,5 +196,24 @@ final class FixStateTests: XCTestCase {
         XCTAssertEqual(fixed.staleness(at: 1e9), 0)
         fixed.reset()
         XCTAssertEqual(fixed.phase(at: 0), .nofix)
+    }
+}
+
+final class FixAdapterTests: XCTestCase {
+    /// A gpsd Fix feeds motion and truth with its monotonic arrival in seconds.
+    func testGpsdFixesFeedMotionAndTruth() {
+        let fix = GPSD.Fix(latitude: 47, longitude: 8.5, mode: .threeD, horizontalError: 30, track: 90, speed: 5,
+                           receivedAt: MonotonicInstant(nanoseconds: 12_500_000_000))
+        var motion = MotionModel()
+        motion.add(fix)
+        XCTAssertEqual(motion.position(at: 12.5), GeoPoint(latitude: 47, longitude: 8.5))
+        XCTAssertNil(MotionModel().position(at: 12.5))
+        var truth = FixState(rules: FixRules())
+        truth.fixArrived(fix, pixelsPerMetre: 0.5)
+        XCTAssertEqual(truth.lastFixAt, 12.5)
+        let look = truth.appearance(at: 13, clock: DotClock(style: DotStyle()))!
+        XCTAssertEqual(look.accuracyRadiusPx, 15)
+        XCTAssertEqual(look.heading, 90)
+        XCTAssertEqual(look.haloOpacity, 0, "30 m is above the 10 m default")
     }
 }
