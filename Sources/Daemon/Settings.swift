@@ -4,8 +4,13 @@ import LocationDot
 /// command's `--set` write into one of these through `SettingsTable`; nothing else parses values.
 public struct Settings: Sendable {
     public var dot = DotSettings()
-    // The daemon adds its sections here (source, display, map, log), each a struct with defaults,
-    // and their keys to SettingsTable.
+    public var source = SourceSettings()
+    public var display = DisplaySettings()
+    public var map = MapSettings()
+    public var log = LogSettings()
+    /// Where each key was last set (by `qualifiedName`): the lines that whole-configuration
+    /// checks name, and how they tell a key given from one left at its default.
+    public internal(set) var origins: [String: SettingOrigin] = [:]
 
     public init() {}
 }
@@ -73,6 +78,7 @@ extension Settings {
         } catch {
             throw SettingError(key: shown, value: value, problem: error.text, origin: origin)
         }
+        origins[key.qualifiedName] = origin
     }
 
     /// Applies every `--set` in order (later ones win).

@@ -22,7 +22,7 @@ public struct SettingKey: Sendable {
 
 public enum SettingsTable {
     /// Sections in the order the README and check-config list them.
-    public static let sections = ["dot"]
+    public static let sections = ["dot", "source", "display", "map", "log"]
 
     public static func key(section: String, name: String) -> SettingKey? {
         keys.first { $0.section == section && $0.name == name }
@@ -34,9 +34,16 @@ public enum SettingsTable {
     public static func markdown(section: String) -> String {
         var text = "| key | default | allowed | meaning |\n|---|---|---|---|\n"
         for k in keys(in: section) {
-            text += "| `\(k.name)` | `\(k.defaultText)` | \(k.allowed) | \(k.meaning) |\n"
+            text += "| `\(k.name)` | `\(k.defaultText)` | \(cell(k.allowed)) | \(cell(k.meaning)) |\n"
         }
         return text
+    }
+
+    /// A table cell: a `|` would end it early.
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for c in text { if c == "|" { out += "\\|" } else { out.append(c) } }
+        return out
     }
 
     static func unknownKeyProblem(section: String, name: String) -> String {
@@ -50,7 +57,7 @@ public enum SettingsTable {
 
     // MARK: The table
 
-    public static let keys: [SettingKey] = dotKeys
+    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + mapKeys + logKeys
 
     static let dotKeys: [SettingKey] = [
         color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", \.dot.style.annotationColor),
@@ -100,36 +107,36 @@ public enum SettingsTable {
 
     typealias Path<T> = WritableKeyPath<Settings, T> & Sendable
 
-    static func color(_ name: String, _ meaning: String, _ path: Path<Color>) -> SettingKey {
-        SettingKey(section: "dot", name: name, allowed: "colour `#RRGGBB` or `#RRGGBBAA`", meaning: meaning,
+    static func color(section: String = "dot", _ name: String, _ meaning: String, _ path: Path<Color>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: "colour `#RRGGBB` or `#RRGGBBAA`", meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in s[keyPath: path] = try parseColor(text) },
                    show: { formatColor($0[keyPath: path]) })
     }
 
-    static func optionalColor(_ name: String, fallback: String, _ meaning: String, _ path: Path<Color?>) -> SettingKey {
-        SettingKey(section: "dot", name: name, allowed: "colour, or \(fallback)", meaning: meaning,
+    static func optionalColor(section: String = "dot", _ name: String, fallback: String, _ meaning: String, _ path: Path<Color?>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: "colour, or \(fallback)", meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in
                        s[keyPath: path] = text == fallback ? nil : try parseColor(text)
                    },
                    show: { $0[keyPath: path].map(formatColor) ?? fallback })
     }
 
-    static func number(_ name: String, _ range: NumberRange, unit: String? = nil, _ meaning: String, _ path: Path<Double>) -> SettingKey {
-        SettingKey(section: "dot", name: name, allowed: unit.map { "\(range.text) (\($0))" } ?? range.text, meaning: meaning,
+    static func number(section: String = "dot", _ name: String, _ range: NumberRange, unit: String? = nil, _ meaning: String, _ path: Path<Double>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: unit.map { "\(range.text) (\($0))" } ?? range.text, meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in s[keyPath: path] = try parseNumber(text, range: range, unit: unit) },
                    show: { formatNumber($0[keyPath: path]) })
     }
 
-    static func duration(_ name: String, _ range: NumberRange, infinity: Bool = false, _ meaning: String, _ path: Path<Double>) -> SettingKey {
-        SettingKey(section: "dot", name: name, allowed: "seconds, \(range.text)" + (infinity ? ", or inf" : ""), meaning: meaning,
+    static func duration(section: String = "dot", _ name: String, _ range: NumberRange, infinity: Bool = false, _ meaning: String, _ path: Path<Double>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: "seconds, \(range.text)" + (infinity ? ", or inf" : ""), meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in
                        s[keyPath: path] = try parseDuration(text, range: range, allowInfinity: infinity)
                    },
                    show: { formatNumber($0[keyPath: path]) })
     }
 
-    static func mask(_ name: String, _ meaning: String, _ path: Path<AlphaMask?>, _ pathText: Path<String?>) -> SettingKey {
-        SettingKey(section: "dot", name: name, allowed: "PNG path with alpha, or none", meaning: meaning,
+    static func mask(section: String = "dot", _ name: String, _ meaning: String, _ path: Path<AlphaMask?>, _ pathText: Path<String?>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: "PNG path with alpha, or none", meaning: meaning,
                    parse: { text, s, origin throws(SettingProblem) in
                        if text == "none" {
                            s[keyPath: path] = nil

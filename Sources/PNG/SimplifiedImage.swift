@@ -43,7 +43,7 @@ public struct RGBAImage: Equatable, Sendable {
 /// header cannot ask for an absurd allocation.
 public let maximumPNGPixels = 1 << 28
 
-private func message(of image: png_image) -> String {
+func message(of image: png_image) -> String {
     var copy = image.message
     return withUnsafeBytes(of: &copy) { raw in
         let bytes = raw.prefix { $0 != 0 }
@@ -51,7 +51,7 @@ private func message(of image: png_image) -> String {
     }
 }
 
-private func newImage() -> png_image {
+func newImage() -> png_image {
     var image = png_image()
     image.version = UInt32(PNG_IMAGE_VERSION)
     return image
@@ -98,7 +98,7 @@ func decodeRGBA(_ source: PNGSource) throws(PNGError) -> RGBAImage {
     return RGBAImage(width: width, height: height, rgba: pixels, fileHasAlpha: hasAlpha)
 }
 
-private func readProblem(_ libpngMessage: String, source: PNGSource) -> String {
+func readProblem(_ libpngMessage: String, source: PNGSource) -> String {
     // For a file libpng reports fopen's strerror text ("No such file or directory"); otherwise a
     // description of what in the data is wrong.
     if case .file = source, libpngMessage.contains("No such file") {

@@ -19,7 +19,7 @@ final class SettingsTableTests: XCTestCase {
     }
 
     func testDefaults() {
-        let defaults = Dictionary(uniqueKeysWithValues: SettingsTable.keys.map { ($0.name, $0.defaultText) })
+        let defaults = Dictionary(uniqueKeysWithValues: SettingsTable.keys.map { ($0.qualifiedName, $0.defaultText) })
         XCTAssertEqual(defaults["annotationColor"], "#007AFF")
         XCTAssertEqual(defaults["pulseColor"], "annotationColor")
         XCTAssertEqual(defaults["outerColor"], "#FFFFFF")

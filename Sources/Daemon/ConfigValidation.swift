@@ -1,0 +1,30 @@
+extension Configuration {
+    /// What no single line can check, after the file and the overrides: the map's two forms must
+    /// not be mixed, and a headless output cannot write frames faster than it draws them. Errors
+    /// name the line of the key at fault (the one that was set, when only one of a pair was).
+    public static func validate(_ s: Settings) throws(SettingError) {
+        func fail(_ qualified: String, _ problem: String) -> SettingError {
+            let key = SettingsTable.keys.first { $0.qualifiedName == qualified }!
+            return SettingError(key: qualified, value: s.value(of: key), problem: problem,
+                                origin: s.origins[qualified] ?? .commandLine)
+        }
+        let map = s.map
+        if map.imagePath != nil {
+            if map.bounds == nil {
+                throw fail("map.image", "a map image needs bounds = WEST,SOUTH,EAST,NORTH (its geographic edges)")
+            }
+            if map.center != nil {
+                throw fail("map.center", "a map image is placed by its bounds; remove center (or remove image and bounds for a plain map)")
+            }
+            if s.origins["map.zoom"] != nil {
+                throw fail("map.zoom", "a map image is placed by its bounds; remove zoom (or remove image and bounds for a plain map)")
+            }
+        } else if map.bounds != nil {
+            throw fail("map.bounds", "bounds place a map image: set image = FILE.png too (a plain map uses center and zoom)")
+        }
+        if case .png = s.display.output, s.display.pngFps > s.display.fps {
+            let problem = "pngFps (\(formatNumber(s.display.pngFps))) is above fps (\(formatNumber(s.display.fps))): frames cannot be written faster than they are drawn"
+            throw fail(s.origins["display.pngFps"] != nil ? "display.pngFps" : "display.fps", problem)
+        }
+    }
+}

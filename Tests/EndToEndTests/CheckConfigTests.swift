@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `pulsedot check-config`, as the unit's ExecReload and a person at a shell run it: exit 0 and
+/// the effective configuration, or exit 1 and one line naming file, line, key and what is allowed.
+final class CheckConfigTests: XCTestCase {
+    private var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = try TestEnvironment.temporaryDirectory("check-config")
+    }
+
+    private func write(_ name: String, _ text: String) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    private func checkConfig(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProgram(try TestEnvironment.pulsedotBinary(), ["check-config"] + arguments)
+    }
+
+    func testValidFilePrintsTheEffectiveConfiguration() throws {
+        let path = try write("kiosk.conf", """
+            # A stop kiosk.
+            [dot]
+            annotationColor = #FF3B30
+            [source]
+            position = 45.50845,-73.56857
+            [display]
+            output = png:frames
+            """)
+        let run = try checkConfig([path, "--set", "display.fps=30", "--set", "scale=2"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "# Effective configuration (\(path) with 2 --set overrides): valid.")
+        XCTAssertTrue(lines.contains("# 5 keys differ from the defaults; keys at their default are commented out."), run.stdout)
+        for changed in ["annotationColor = #FF3B30", "position = 45.50845,-73.56857", "output = png:\(dir.path)/frames",
+                        "fps = 30", "scale = 2"] {
+            XCTAssertTrue(lines.contains(changed), changed)
+        }
+        for unchanged in ["# gpsd = 127.0.0.1:2947", "# colorDotInset = 3", "# zoom = 16", "# level = info"] {
+            XCTAssertTrue(lines.contains(unchanged), unchanged)
+        }
+        XCTAssertEqual(lines.filter { $0.hasPrefix("[") }, ["[dot]", "[source]", "[display]", "[map]", "[log]"])
+
+        // What it prints is itself a configuration giving the same result.
+        let copy = try write("copy.conf", run.stdout)
+        let again = try checkConfig([copy])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout.split(separator: "\n").dropFirst(), run.stdout.split(separator: "\n").dropFirst())
+    }
+
+    func testInvalidFileExitsNonZeroWithOneLine() throws {
+        let cases: [(String, String)] = [
+            ("[dot]\ncolorDotInset = 11\n", ":2: colorDotInset = 11: out of range (0 ≤ value < 11)"),
+            ("[dot]\n\n[sorce]\n", ":3: [sorce]: unknown section (did you mean [source]? sections: dot, source, display, map, log)"),
+            ("[map]\nbounds = -73.6,45.49,-73.54,45.52\n",
+             ":2: map.bounds = -73.6,45.49,-73.54,45.52: bounds place a map image: set image = FILE.png too (a plain map uses center and zoom)"),
+            ("[dot]\nscale = 2\nscale = 3\n", ":3: scale: set twice (first at line 2); each key may appear once in a file"),
+        ]
+        for (text, message) in cases {
+            let path = try write("bad.conf", text)
+            let run = try checkConfig([path])
+            XCTAssertEqual(run.status, 1, text)
+            XCTAssertEqual(run.stdout, "", "nothing is printed for a refused configuration")
+            XCTAssertEqual(run.stderr, "pulsedot: \(path)\(message)\n")
+        }
+    }
+
+    func testOverridesWinAndAreChecked() throws {
+        let path = try write("log.conf", "[log]\nlevel = debug\n")
+        let run = try checkConfig([path, "--set", "log.level=error"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("\nlevel = error\n"), run.stdout)
+        let bad = try checkConfig([path, "--set", "log.level=loud"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stderr, "pulsedot: --set log.level = loud: not one of error, warning, notice, info, debug\n")
+    }
+
+    func testMissingFileAndUsage() throws {
+        let missing = try checkConfig([dir.path + "/none.conf"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "pulsedot: \(dir.path)/none.conf: cannot read the configuration (No such file or directory)\n")
+        let two = try checkConfig(["a.conf", "b.conf"])
+        XCTAssertEqual(two.status, 2)
+        XCTAssertTrue(two.stderr.hasPrefix("pulsedot: check-config: check-config takes one file, got 2\n"), two.stderr)
+    }
+
+    /// The shipped examples are real configurations: each passes, and what it sets shows.
+    func testDeployExamplesPass() throws {
+        let examples = TestEnvironment.packageRoot.appendingPathComponent("deploy/examples")
+        let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".conf") }.sorted()
+        XCTAssertEqual(names, ["headless-testbed.conf", "stop-kiosk-1920x1080.conf", "vehicle-800x480-portrait.conf"])
+        for name in names {
+            let run = try checkConfig([examples.appendingPathComponent(name).path])
+            XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+            XCTAssertFalse(run.stdout.contains("# 0 keys differ"), name)
+        }
+        let vehicle = try checkConfig([examples.appendingPathComponent("vehicle-800x480-portrait.conf").path]).stdout
+        for line in ["format = rgb565", "rotation = 90", "fps = 30", "follow = center"] {
+            XCTAssertTrue(vehicle.contains("\n\(line)\n"), line)
+        }
+    }
+
+    func testDefaultFileAndKeyTableComeFromTheBinary() throws {
+        let file = try checkConfig(["--default-file"])
+        XCTAssertEqual(file.status, 0, file.stderr)
+        XCTAssertEqual(file.stdout, try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf"), encoding: .utf8))
+        let shipped = try checkConfig([TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf").path])
+        XCTAssertEqual(shipped.status, 0, shipped.stderr)
+        XCTAssertTrue(shipped.stdout.contains("# 0 keys differ from the defaults"), shipped.stdout)
+
+        let table = try checkConfig(["--keys-markdown"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let block = "<!-- keys:begin -->\n" + table.stdout + "<!-- keys:end -->"
+        let docs = ["README.md", "docs/configuration.md"].compactMap {
+            try? String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent($0), encoding: .utf8)
+        }
+        XCTAssertTrue(docs.contains { $0.contains(block) }, "the key table in the docs is the binary's")
+    }
+}
