@@ -62,7 +62,7 @@ public struct Configuration: Sendable {
         let file = path ?? defaultPath
         let bytes: [UInt8]
         do {
-            bytes = try readFile(file)
+            bytes = try FileDescriptor.readWholeFile(file, limit: maximumFileSize)
         } catch {
             if path == nil && error.errno == ENOENT {
                 var c = try apply(Settings(), file: nil, overrides: overrides)
@@ -165,18 +165,5 @@ public struct Configuration: Sendable {
         var sub = Substring(raw)
         while let l = sub.last, l == " " || l == "\t" || l == "\r" { sub = sub.dropLast() }
         return trimmed(String(sub))
-    }
-
-    private static func readFile(_ path: String) throws(SyscallError) -> [UInt8] {
-        let fd = try FileDescriptor.open(path, O_RDONLY)
-        defer { fd.close() }
-        var bytes: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 10, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            guard let n = try fd.read(into: chunk), n > 0 else { return bytes }
-            guard bytes.count + n <= maximumFileSize else { throw SyscallError(call: "read", object: path, errno: EFBIG) }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
     }
 }
