@@ -35,7 +35,10 @@ public final class KMSOutput: FrameOutput {
     public private(set) var strategyReason = ""
     public private(set) var statistics = Statistics()
 
-    private let shadow: OwnedPixelBuffer
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    private var ownShadow: OwnedPixelBuffer?
+    private var adopted: PixelBuffer?
     private var buffers: [ScanoutBuffer] = []
     /// The buffer on screen, or queued to be (a flip in flight).
     private var front = 0
@@ -47,13 +50,28 @@ public final class KMSOutput: FrameOutput {
     private var dirtyWorks = true
     private let log: (String) -> Void
 
-    public var canvas: PixelBuffer { shadow.buffer }
+    public var canvas: PixelBuffer {
+        if let adopted { return adopted }
+        if let ownShadow { return ownShadow.buffer }
+        let own = OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
+        ownShadow = own
+        return own.buffer
+    }
+
+    public func adopt(canvas frame: PixelBuffer) {
+        precondition(!started, "adopt(canvas:) after start()")
+        precondition(frame.width == canvasWidth && frame.height == canvasHeight && frame.format == .xrgb8888,
+                     "a \(frame.width)x\(frame.height) \(frame.format) frame cannot be the \(canvasWidth)x\(canvasHeight) xrgb8888 canvas")
+        adopted = frame
+        ownShadow = nil
+    }
     public var pollDescriptor: Int32? { strategy == .flip && started ? card.eventDescriptor : nil }
     /// "card0 (bochs) Virtual-1" — how messages name this output.
     public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
 
-    /// Chooses connector, mode, CRTC and format on `card` and allocates the shadow frame and the
-    /// dumb buffers (two unless `update = damage`). Nothing is shown until `start()`.
+    /// Chooses connector, mode, CRTC and format on `card` and allocates the dumb buffers (two
+    /// unless `update = damage`); the canvas comes on first use or by `adopt(canvas:)`. Nothing is
+    /// shown until `start()`.
     public init(card: DRMCard, resources: CardResources, configuration: KMSConfiguration,
                 log: @escaping (String) -> Void = { _ in }) throws(KMSError) {
         let device = "\(card.path) (\(card.driver))"
@@ -70,8 +88,9 @@ public final class KMSOutput: FrameOutput {
         let turn = Selection.rotation(configured: configuration.rotation, orientation: connector.orientation)
         rotation = turn.rotation
         let logical = rotation.logicalSize(physicalWidth: mode.width, physicalHeight: mode.height)
-        shadow = OwnedPixelBuffer(width: logical.width, height: logical.height, format: .xrgb8888)
-        damage = Damage(bounds: shadow.buffer.bounds)
+        canvasWidth = logical.width
+        canvasHeight = logical.height
+        damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
         let count = configuration.update == .damage ? 1 : 2
         do {
             for _ in 0..<count {
@@ -93,8 +112,8 @@ public final class KMSOutput: FrameOutput {
         precondition(!started && !closed, "KMSOutput.start() called twice or after close()")
         // Both buffers get the whole first frame: with two, the back buffer is two frames old and
         // only damage is copied from then on.
-        let all = shadow.buffer.bounds
-        for b in buffers { shadow.buffer.copyOut(region: all, to: b.pixels, rotation: rotation) }
+        let frame = canvas
+        for b in buffers { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: rotation) }
         do {
             if saved == nil { saved = try card.saveCrtc(crtc.id) }
             try card.setCrtc(crtc.id, framebuffer: buffers[0].framebuffer, connector: connector.id, mode: mode)
@@ -143,7 +162,7 @@ public final class KMSOutput: FrameOutput {
     private func presentInPlace() throws(KMSError) {
         let region = damage.current
         if region.isEmpty { return }
-        let written = shadow.buffer.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
+        let written = canvas.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
         statistics.pixelsCopied += written.area
         damage.endFrame()
         guard dirtyWorks else { return }
@@ -169,7 +188,7 @@ public final class KMSOutput: FrameOutput {
         }
         if damage.current.isEmpty { return }
         let back = 1 - front
-        let written = shadow.buffer.copyOut(region: damage.union, to: buffers[back].pixels, rotation: rotation)
+        let written = canvas.copyOut(region: damage.union, to: buffers[back].pixels, rotation: rotation)
         statistics.pixelsCopied += written.area
         do {
             try card.pageFlip(crtc: crtc.id, framebuffer: buffers[back].framebuffer)

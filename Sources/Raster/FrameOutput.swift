@@ -3,9 +3,17 @@
 /// poll loop and `pulsedot show` share. Errors are the output's own (`KMSError`, …), which say
 /// whether to retry.
 public protocol FrameOutput: AnyObject {
-    /// The logical canvas: an XRGB8888 frame in RAM, already turned to the configured rotation
-    /// (a 1280x800 panel at 90° gives an 800x1280 canvas). Never scan-out memory.
+    /// The logical canvas's size: the panel turned by the configured rotation (a 1280x800 panel
+    /// at 90° gives 800x1280).
+    var canvasWidth: Int { get }
+    var canvasHeight: Int { get }
+    /// The logical canvas: an XRGB8888 frame in RAM of the canvas size. Never scan-out memory.
+    /// The output allocates one on first use unless the caller's own frame was adopted.
     var canvas: PixelBuffer { get }
+    /// Makes the caller's XRGB8888 frame of the canvas size the canvas (a renderer that owns its
+    /// shadow frame), so frames are not copied twice. Call before `start()`; the caller keeps it
+    /// alive until `close()`.
+    func adopt(canvas: PixelBuffer)
     /// A descriptor to add to the loop's poll set for readability, or nil when there is none;
     /// when it is readable, call `handleEvents()`.
     var pollDescriptor: Int32? { get }

@@ -88,3 +88,23 @@ final class OutputLifecycleTests: XCTestCase {
         XCTAssertTrue(card.log.contains("createBuffer 64x48 xrgb8888"))
     }
 }
+
+final class AdoptedCanvasTests: XCTestCase {
+    /// A renderer that owns its shadow frame hands it over: the output copies from it, not from a
+    /// frame of its own.
+    func testAnAdoptedFrameIsWhatReachesThePanel() throws {
+        let card = FakeCard.simple(orientation: .upsideDown)
+        let output = try Scene.make(card)
+        let frame = OwnedPixelBuffer(width: output.canvasWidth, height: output.canvasHeight, format: .xrgb8888)
+        Scene.fill(frame.buffer, frame.buffer.bounds, Scene.pattern(3))
+        output.adopt(canvas: frame.buffer)
+        XCTAssertEqual(output.canvas.base, frame.buffer.base)
+        try output.start()
+        Scene.assertPanelShowsCanvas(card, output, "adopted frame at 180°")
+        Scene.fill(frame.buffer, Rect(x: 4, y: 4, width: 9, height: 9), Scene.pattern(4))
+        try output.present(damage: Rect(x: 4, y: 4, width: 9, height: 9))
+        try output.handleEvents()
+        Scene.assertPanelShowsCanvas(card, output, "adopted frame, next frame")
+        output.close()
+    }
+}
