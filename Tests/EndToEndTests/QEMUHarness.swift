@@ -143,6 +143,20 @@ final class QEMUMachine {
         return try run("cat /tmp/bg.\(n)").output
     }
 
+    /// Waits until a spawned command's output contains `text`; returns the output.
+    @discardableResult
+    func waitForOutput(_ pid: Int, containing text: String, timeout: Double = 60) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let output = try backgroundOutput(pid)
+            if output.contains(text) { return output }
+            if Date() > deadline {
+                throw TestFailure("pid \(pid) did not say \"\(text)\" within \(timeout) s; it said:\n\(output)\nserial log:\n\(tail(serialLog))")
+            }
+            usleep(300_000)
+        }
+    }
+
     /// Sends SIGTERM (or `signal`) to a spawned process and waits for it: its exit status.
     func stop(_ pid: Int, signal: String = "TERM", timeout: Double = 20) throws -> Int32 {
         let r = try run("kill -\(signal) \(pid); wait \(pid); echo \"STATUS $?\"", timeout: timeout)
@@ -204,7 +218,7 @@ final class QEMUMachine {
         commandCounter += 1
         let path = directory.appendingPathComponent("screen\(commandCounter).png").path
         _ = try qmpCommand("{\"execute\":\"screendump\",\"arguments\":{\"filename\":\"\(path)\",\"format\":\"png\"}}")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { if !keepFiles { try? FileManager.default.removeItem(atPath: path) } }
         return try PNGRead.rgba(path: path)
     }
 
@@ -244,6 +258,9 @@ final class QEMUMachine {
         }
     }
 
+    /// PULSEDOT_KEEP_QEMU=1 keeps the machine's folder (serial log, screendumps, initramfs).
+    private var keepFiles: Bool { ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] != nil }
+
     /// Ends the machine (QMP quit, then SIGKILL if it lingers) and removes its files unless
     /// PULSEDOT_KEEP_QEMU is set (for looking at a failure).
     func shutdown() {
@@ -255,9 +272,7 @@ final class QEMUMachine {
         }
         qmp.close()
         control.close()
-        if ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] == nil {
-            try? FileManager.default.removeItem(at: directory)
-        }
+        if !keepFiles { try? FileManager.default.removeItem(at: directory) }
     }
 }
 
