@@ -1,4 +1,5 @@
 import LocationDot
+import Raster
 
 /// Everything a user can configure, with its defaults. Issue 5's configuration file and every
 /// command's `--set` write into one of these through `SettingsTable`; nothing else parses values.
@@ -88,4 +89,11 @@ extension Settings {
 
     /// The current value of `key` as it would be written in a configuration file.
     public func value(of key: SettingKey) -> String { key.show(self) }
+}
+
+extension Settings {
+    /// A colour option of a command (`--background`), with the settings' parser and message.
+    public static func color(_ text: String, option: String) throws(SettingError) -> Color {
+        do { return try parseColor(text) } catch { throw SettingError(key: option, value: text, problem: error.text) }
+    }
 }

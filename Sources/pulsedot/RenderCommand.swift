@@ -1,3 +1,51 @@
-// `pulsedot render`: placeholder until the foundation issue lands; replace this file.
-func renderCommand(_ args: ArraySlice<String>) -> Int32 { fail("render is not built yet") }
-func demoCommand(_ args: ArraySlice<String>) -> Int32 { fail("demo is not built yet") }
+import Daemon
+import Raster
+
+// `pulsedot render --at SECONDS --out FILE.png [--width W] [--height H] [--scale S]
+//   [--background COLOR] [--format xrgb8888|rgb565] [--heading DEG] [--entrance] [--set KEY=VALUE ...]`
+// Argument parsing only; the frame comes from Daemon's StillFrame.
+
+func renderCommand(_ argv: ArraySlice<String>) -> Int32 {
+    do {
+        let args = try Arguments(argv, valued: ["at", "out", "width", "height", "scale", "background", "format", "heading", "set"],
+                                 booleans: ["entrance"])
+        guard args.positional.isEmpty else { return fail("render: unexpected argument '\(args.positional[0])'") }
+        guard args.value("at") != nil else { return fail("render needs --at SECONDS (the animation clock)") }
+        guard let out = args.value("out") else { return fail("render needs --out FILE.png") }
+        var frame = StillFrame()
+        frame.time = try args.double("at", default: 0, range: 0...1e9)
+        frame.width = try args.int("width", default: 240, range: 1...16384)
+        frame.height = try args.int("height", default: 240, range: 1...16384)
+        if let text = args.value("format") {
+            guard let format = PixelFormat(rawValue: text) else {
+                return fail("render: --format \(text): expected xrgb8888 or rgb565")
+            }
+            frame.format = format
+        }
+        if let text = args.value("background") {
+            let color = try Settings.color(text, option: "--background")
+            guard color.a == 255 else {
+                return fail("--background = \(text): the background must be opaque (#RRGGBB, or alpha FF)")
+            }
+            frame.background = color
+        }
+        if args.value("heading") != nil {
+            frame.heading = try args.double("heading", default: 0, range: -360...360)
+        }
+        frame.entrance = args.has("entrance")
+        let settings = try lookSettings(args)
+        frame.scale = settings.dot.scale ?? 2
+        try frame.write(style: settings.dot.style, to: out)
+        return 0
+    } catch {
+        return fail("\(error)")
+    }
+}
+
+/// `--set KEY=VALUE ...` then `--scale S` (the option wins over a `--set scale=`).
+func lookSettings(_ args: Arguments) throws -> Settings {
+    var settings = Settings()
+    try settings.set(all: args.all("set"))
+    if let scale = args.value("scale") { try settings.set("scale=\(scale)") }
+    return settings
+}

@@ -1,0 +1,74 @@
+import LocationDot
+import PNG
+import Raster
+import Syscall
+
+/// `pulsedot demo`: a few seconds of the dot as PNG frames, and one contact sheet with the cycle
+/// at a glance. The frames begin with the entrance pop, as when the first fix arrives; the sheet
+/// shows one halo cycle (no pop) in evenly spaced tiles, left to right in time.
+public struct Demo: Sendable {
+    public var directory = "pulsedot-demo"
+    public var style = DotStyle()
+    public var scale = 2.0
+    public var tileSize = 240
+    public var framesPerSecond = 10
+    public var seconds = 4.0
+    public var sheetTiles = 8
+    /// Space between tiles on the sheet, in this colour.
+    public var gutter = 4
+    public var gutterColor = Color.white
+
+    public init() {}
+
+    /// One halo cycle (C = D + d), or 4 s when the halo is off, spread over the sheet's tiles.
+    public var sheetTimes: [Double] {
+        let d = style.delayBetweenPulseCycles
+        let cycle = d.isFinite ? style.outerPulseAnimationDuration + d : 4
+        return (0..<sheetTiles).map { Double($0) * cycle / Double(sheetTiles) }
+    }
+
+    /// Writes the frames and the sheet; returns the sheet's path.
+    public func run() throws -> String {
+        try Directory.create(directory)
+        var frame = StillFrame()
+        frame.width = tileSize
+        frame.height = tileSize
+        frame.scale = scale
+        frame.entrance = true
+        let count = Int((seconds * Double(framesPerSecond)).rounded())
+        for i in 0..<count {
+            frame.time = Double(i) / Double(framesPerSecond)
+            try frame.write(style: style, to: "\(directory)/frame-\(pad3(i)).png")
+        }
+        let sheet = try contactSheet()
+        let path = "\(directory)/contact-sheet.png"
+        try PNGWrite.frame(sheet.buffer, to: path)
+        return path
+    }
+
+    /// The tiles side by side, each rendered by its own FrameRenderer straight into its place.
+    public func contactSheet() throws(FrameError) -> OwnedPixelBuffer {
+        let times = sheetTimes
+        let width = times.count * tileSize + (times.count + 1) * gutter
+        let height = tileSize + 2 * gutter
+        let sheet = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        sheet.buffer.fill(sheet.buffer.bounds, with: gutterColor)
+        let renderer = try FrameRenderer(width: tileSize, height: tileSize, style: style, scale: scale,
+                                         background: .color(StillFrame.defaultBackground))
+        let clock = DotClock(style: style)
+        for (i, t) in times.enumerated() {
+            renderer.invalidate()
+            renderer.render(clock.appearance(at: t), centerX: Double(tileSize) / 2, centerY: Double(tileSize) / 2)
+            let x = gutter + i * (tileSize + gutter)
+            let tile = PixelBuffer(base: sheet.buffer.row(gutter) + x * 4, width: tileSize, height: tileSize,
+                                   stride: sheet.buffer.stride, format: .xrgb8888)
+            renderer.copyOut(renderer.bounds, to: tile)
+        }
+        return sheet
+    }
+
+    private func pad3(_ i: Int) -> String {
+        let s = String(i)
+        return String(repeating: "0", count: max(0, 3 - s.count)) + s
+    }
+}

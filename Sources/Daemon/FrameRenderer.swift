@@ -1,0 +1,99 @@
+import LocationDot
+import Raster
+
+/// What lies under the dot: a plain colour or a prepared frame (a map) of the canvas's size.
+public enum FrameBackground {
+    case color(Color)
+    case frame(OwnedPixelBuffer)
+}
+
+/// The one frame pipeline every output shares (`render`, `demo`, `show`, `run`, `bench`):
+/// restore the background where the dot was and will be → paint the dot → copy the changed region
+/// out to the target's format. It draws into an XRGB8888 shadow frame it owns; the 8-bit result is
+/// narrowed to RGB565 only when copied out. After `init`, rendering allocates nothing.
+public final class FrameRenderer {
+    public let width: Int
+    public let height: Int
+    /// The shadow frame everything is drawn into (XRGB8888, never scanned out directly).
+    public let shadow: OwnedPixelBuffer
+    public let background: FrameBackground
+    public let style: DotStyle
+    public let scale: Double
+    private var painter: DotPainter
+    /// What the dot covered in the previous frame: restored before the next one is painted.
+    private var lastDot: Rect = .empty
+    private var needsFullFrame = true
+
+    /// Fails when the background colour is not opaque or a background frame has the wrong size.
+    public init(width: Int, height: Int, style: DotStyle, scale: Double, background: FrameBackground) throws(FrameError) {
+        guard width > 0, height > 0 else { throw FrameError("a frame needs a positive size, not \(width)x\(height)") }
+        switch background {
+        case .color(let c):
+            guard c.a == 255 else { throw FrameError("the background must be opaque (#RRGGBB), not a colour with alpha") }
+        case .frame(let f):
+            guard f.buffer.width == width, f.buffer.height == height, f.buffer.format == .xrgb8888 else {
+                throw FrameError("a background image of \(f.buffer.width)x\(f.buffer.height) \(f.buffer.format) does not fit a \(width)x\(height) xrgb8888 frame")
+            }
+        }
+        guard scale > 0, scale.isFinite else { throw FrameError("scale must be a number > 0, not \(scale)") }
+        self.width = width
+        self.height = height
+        self.style = style
+        self.scale = scale
+        self.background = background
+        self.shadow = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        self.painter = DotPainter(style: style, scale: scale)
+    }
+
+    public var bounds: Rect { shadow.buffer.bounds }
+
+    /// Draws the dot with `appearance` centred at (`centerX`, `centerY`) in canvas pixels (sub-pixel;
+    /// the canvas centre is (width/2, height/2)), or no dot when `appearance` is nil. Returns the
+    /// shadow-frame rectangle that changed: last frame's dot and this one's (the whole canvas the
+    /// first time). That is this frame's damage for `Damage.add`.
+    @discardableResult
+    public func render(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
+        var changed = lastDot
+        var dot = Rect.empty
+        if let appearance {
+            dot = painter.bounds(centerX: centerX, centerY: centerY, appearance: appearance).intersection(bounds)
+            changed = changed.union(dot)
+        }
+        if needsFullFrame {
+            changed = bounds
+            needsFullFrame = false
+        }
+        restoreBackground(changed)
+        if let appearance, !dot.isEmpty {
+            let painted = painter.paint(into: shadow.buffer, centerX: centerX, centerY: centerY,
+                                        appearance: appearance, clip: changed)
+            dot = dot.union(painted)
+        }
+        lastDot = dot
+        return changed
+    }
+
+    /// Forgets what is on the shadow frame: the next `render` redraws it all (after a new
+    /// background, or when the shadow frame was written by someone else).
+    public func invalidate() { needsFullFrame = true }
+
+    /// Copies `region` of the shadow frame into `target` (XRGB8888 as is, RGB565 narrowed by
+    /// look.md's tables), at the same place; returns the target rectangle written.
+    @discardableResult
+    public func copyOut(_ region: Rect, to target: PixelBuffer) -> Rect {
+        shadow.buffer.copyOut(region: region, to: target)
+    }
+
+    private func restoreBackground(_ rect: Rect) {
+        switch background {
+        case .color(let c): shadow.buffer.fill(rect, with: c)
+        case .frame(let f): shadow.buffer.copy(rect, from: f.buffer)
+        }
+    }
+}
+
+/// A frame that cannot be set up, as one line.
+public struct FrameError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
