@@ -22,8 +22,9 @@ public final class DotPainter {
     /// outerDotAlpha (group opacity) and the ring's shadow knockout table for it.
     let groupAlpha: UInt32
     let knockout: UnsafeMutablePointer<UInt8>
-    var ringRow: UnsafeMutablePointer<UInt8>
+    /// Scratch rows: the shadow's alpha for one row, and 255s (a ring interior that is not opaque).
     var shadowRow: UnsafeMutablePointer<UInt8>
+    var fullRow: UnsafeMutablePointer<UInt8>
     var rowCapacity: Int
 
     // Style × scale, in 1/256 px at pop scale 1.
@@ -48,15 +49,15 @@ public final class DotPainter {
         knockout = .allocate(capacity: 256)
         knockout.initialize(from: GroupBlend.knockoutTable(groupAlpha: Int(groupAlpha)), count: 256)
         rowCapacity = 256
-        ringRow = .allocate(capacity: rowCapacity)
-        ringRow.initialize(repeating: 0, count: rowCapacity)
+        fullRow = .allocate(capacity: rowCapacity)
+        fullRow.initialize(repeating: 255, count: rowCapacity)
         shadowRow = .allocate(capacity: rowCapacity)
         shadowRow.initialize(repeating: 0, count: rowCapacity)
     }
 
     deinit {
         knockout.deallocate()
-        ringRow.deallocate()
+        fullRow.deallocate()
         shadowRow.deallocate()
     }
 
@@ -89,7 +90,10 @@ public final class DotPainter {
         return touched
     }
 
-    /// The ring disc and its shadow, composited as one group faded by outerDotAlpha.
+    /// The ring disc and its shadow, composited as one group faded by outerDotAlpha. Row by row,
+    /// each row split in spans: shadow alone (a plain coverage blend), the ring's anti-aliased
+    /// edges (the group formula), and the ring's interior, where an opaque ring hides the shadow
+    /// and is one constant-alpha span.
     private func paintGroup(_ g: DotLayout.Group, into target: PixelBuffer, clip: Rect) {
         let box = g.bounds.intersection(clip)
         if box.isEmpty { return }
@@ -100,9 +104,12 @@ public final class DotPainter {
         reserveRows(box.width)
         discs.reserve(width: box.width)
         let x0 = box.x, width = box.width
-        let shadowPaint = SolidPaint(style.shadowColor)
+        let shadowAlone = SolidPaint(Color(r: style.shadowColor.r, g: style.shadowColor.g, b: style.shadowColor.b))
+        let ringAlpha = UInt32(g.ringColor.a)
+        let opaqueRing = ringAlpha == 255
+        let shadowRow = self.shadowRow, fullRow = self.fullRow
         for y in box.y..<box.maxY {
-            discs.coverageRow(g.ring, y: y, clipX0: x0, clipX1: box.maxX, into: ringRow)
+            // This row of the shadow, zero outside its mask.
             if let p = g.shadowPhase {
                 shadowRow.update(repeating: 0, count: width)
                 let my = y - p.originY
@@ -113,18 +120,37 @@ public final class DotPainter {
             } else if let s = g.shadowSprite {
                 s.sampleRow(masks.sprite, y: y, x0: x0, x1: box.maxX, into: shadowRow)
             }
-            GroupBlend.row(target.row(y).assumingMemoryBound(to: UInt32.self), x0, width,
-                           shadow: shadowRow, disc: ringRow, shadowPaint: shadowPaint, discPaint: g.ringPaint,
-                           discAlpha: UInt32(g.ringColor.a), groupAlpha: groupAlpha, knockout: knockout)
+            let pixels = target.row(y).assumingMemoryBound(to: UInt32.self)
+            let ring = g.ringPaint.alpha == 0 ? DiscRow.empty : discs.coverRow(g.ring, y: y, clipX0: x0, clipX1: box.maxX)
+            if ring.isEmpty {
+                Blend.coverageSpan(pixels, x0, shadowRow, width, shadowAlone)
+                continue
+            }
+            let coverage = discs.coverage
+            func group(_ a: Int, _ b: Int, _ disc: UnsafePointer<UInt8>) {
+                if b <= a { return }
+                GroupBlend.row(pixels, a, b - a, shadow: shadowRow + (a - x0), disc: disc,
+                               shadowPaint: shadowAlone, discPaint: g.ringPaint, discAlpha: ringAlpha,
+                               groupAlpha: groupAlpha, knockout: knockout)
+            }
+            Blend.coverageSpan(pixels, x0, shadowRow, ring.edgeStart - x0, shadowAlone)
+            group(ring.edgeStart, ring.interiorStart, coverage + (ring.edgeStart - x0))
+            if opaqueRing {
+                Blend.fillSpan(pixels, ring.interiorStart, ring.interiorEnd, g.ringPaint)
+            } else {
+                group(ring.interiorStart, ring.interiorEnd, fullRow)
+            }
+            group(ring.interiorEnd, ring.edgeEnd, coverage + (ring.interiorEnd - x0))
+            Blend.coverageSpan(pixels, ring.edgeEnd, shadowRow + (ring.edgeEnd - x0), box.maxX - ring.edgeEnd, shadowAlone)
         }
     }
 
     private func reserveRows(_ width: Int) {
         if width <= rowCapacity { return }
-        ringRow.deallocate(); shadowRow.deallocate()
+        fullRow.deallocate(); shadowRow.deallocate()
         rowCapacity = width
-        ringRow = .allocate(capacity: width)
-        ringRow.initialize(repeating: 0, count: width)
+        fullRow = .allocate(capacity: width)
+        fullRow.initialize(repeating: 255, count: width)
         shadowRow = .allocate(capacity: width)
         shadowRow.initialize(repeating: 0, count: width)
     }

@@ -23,6 +23,13 @@ public enum Blend {
         return (t &+ (t >> 8)) >> 8
     }
 
+    /// round(v / 255) in every 16-bit lane (each ≤ 255·255; the sums stay below 2^16).
+    @inline(__always)
+    public static func div255(_ v: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let t = v &+ 128
+        return (t &+ (t &>> 8)) &>> 8
+    }
+
     /// One pixel: `color` at `coverage` (0…255) over `dst`. The reference the span routines match.
     @inline(__always)
     public static func over(_ dst: UInt32, _ color: Color, coverage: UInt8) -> UInt32 {
@@ -51,6 +58,22 @@ public enum Blend {
         let srb = paint.rb &* a, sxg = paint.xg &* a
         var p = row + x0
         let end = row + x1
+        // Four pixels at a time: the two-lane layout is exactly eight 16-bit lanes, so the same
+        // arithmetic runs on SIMD8<UInt16> (SSE2 pmullw/paddw/psrlw, NEON likewise).
+        let inv16 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: inv))
+        let srb16 = unsafeBitCast(SIMD4<UInt32>(repeating: srb), to: SIMD8<UInt16>.self)
+        let sxg16 = unsafeBitCast(SIMD4<UInt32>(repeating: sxg), to: SIMD8<UInt16>.self)
+        let mask = SIMD4<UInt32>(repeating: laneMask)
+        while end - p >= 4 {
+            let raw = UnsafeMutableRawPointer(p)
+            let d = raw.loadUnaligned(as: SIMD4<UInt32>.self)
+            let rb = unsafeBitCast(d & mask, to: SIMD8<UInt16>.self) &* inv16 &+ srb16
+            let xg = unsafeBitCast((d &>> 8) & mask, to: SIMD8<UInt16>.self) &* inv16 &+ sxg16
+            let out = unsafeBitCast(div255(rb), to: SIMD4<UInt32>.self)
+                | (unsafeBitCast(div255(xg), to: SIMD4<UInt32>.self) &<< 8)
+            raw.storeBytes(of: out, as: SIMD4<UInt32>.self)
+            p += 4
+        }
         while p < end {
             let d = p.pointee
             let rb = div255Lanes((d & laneMask) &* inv &+ srb)

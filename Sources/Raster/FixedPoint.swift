@@ -64,6 +64,12 @@ public enum FixedTrig {
 
     /// Same for an angle already in 1/4096 degree, 0 ≤ a < 360·4096.
     public static func sinCos(units a: Int) -> (sin: Int, cos: Int) {
+        let (s, c) = sinCosQ30(units: a)
+        return (q16(s), q16(c))
+    }
+
+    /// (sin, cos) × 2^30 of an angle in 1/4096 degree, 0 ≤ a < 360·4096.
+    public static func sinCosQ30(units a: Int) -> (sin: Int, cos: Int) {
         let quarter = 90 * unitsPerDegree
         let q = a / quarter
         var r = a - q * quarter
@@ -73,10 +79,10 @@ public enum FixedTrig {
         let (s0, c0) = octant(r)
         let (s, c) = swapped ? (c0, s0) : (s0, c0)
         switch q {
-        case 0: return (q16(s), q16(c))
-        case 1: return (q16(c), -q16(s))
-        case 2: return (-q16(s), -q16(c))
-        default: return (-q16(c), q16(s))
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
         }
     }
 
@@ -85,7 +91,7 @@ public enum FixedTrig {
     private static let sinDivisors = [156, 110, 72, 42, 20, 6]
     private static let cosDivisors = [182, 132, 90, 56, 30, 12, 2]
 
-    @inline(__always) private static func q16(_ v: Int) -> Int { (v + (1 << 13)) >> 14 }
+    @inline(__always) private static func q16(_ v: Int) -> Int { (v + (1 << 13)) >> 14 }  // Q30 → Q16, rounded
 
     /// sin and cos in Q30 of r/4096 degrees, 0 ≤ r ≤ 45°: Horner form of the Taylor series
     /// (terms to x^13, error < 2^-31 at 45°).

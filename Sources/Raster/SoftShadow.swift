@@ -1,8 +1,7 @@
 /// The ring disc's drop shadow as precomputed masks: the disc's silhouette blurred by the Gaussian
 /// kernel once per (style, scale), then resampled at 8×8 sub-pixel phases (1/8 px) so drawing a
 /// shadow is reading one mask row per row. The alpha of the whole shadow (colour alpha × opacity ×
-/// group opacity) is baked in. A phase is computed the first time it is needed, into storage
-/// allocated in init, so painting never allocates.
+/// group opacity) is baked in. All phases are made in init; painting only reads them.
 public final class SoftShadowMasks {
     /// Phases per pixel along each axis.
     public static let phases = 8
@@ -11,10 +10,8 @@ public final class SoftShadowMasks {
     public let size: Int
     /// The blurred silhouette at phase 0 as a padded sprite (for the entrance pop's scaling).
     public let sprite: SpriteMask
-    private let base: [Int32]  // blurred coverage, 0…255·2^16, disc centre at (margin, margin)
     private let storage: UnsafeMutablePointer<UInt8>
-    private var ready: [Bool]
-    private var boxes: [Rect]
+    private let boxes: [Rect]
 
     /// - Parameters: radius and sigma in 1/256 px; alpha 0…255 of the whole shadow.
     public init(radius: Int, sigma: Int, alpha: Int) {
@@ -46,16 +43,24 @@ public final class SoftShadowMasks {
             for k in -kr...kr where y - k >= 0 && y - k < n { acc += w[k + kr] * Int(pass[(y - k) * n + x]) }
             blurred[y * n + x] = Int32((acc + 128) >> 8)  // 255·2^16 scale
         } }
-        // Bake the alpha in: base = coverage × alpha / 255, still at 2^16 precision.
+        // Bake the alpha in: coverage × alpha / 255, still at 2^16 precision, with a zero row and
+        // column in front so every phase can read its upper-left neighbours without a test.
         let a = Int64(min(max(alpha, 0), 255))
-        base = blurred.map { Int32((Int64($0) * a + 127) / 255) }
+        let m = n + 1
+        var base = [Int](repeating: 0, count: m * m)
+        for y in 0..<n { for x in 0..<n { base[(y + 1) * m + x + 1] = Int((Int64(blurred[y * n + x]) * a + 127) / 255) } }
         let count = Self.phases * Self.phases
-        storage = .allocate(capacity: count * n * n)
-        storage.initialize(repeating: 0, count: count * n * n)
-        ready = [Bool](repeating: false, count: count)
-        boxes = [Rect](repeating: .empty, count: count)
+        let store = UnsafeMutablePointer<UInt8>.allocate(capacity: count * n * n)
+        var boxes = [Rect]()
+        base.withUnsafeBufferPointer { b in
+            for py in 0..<Self.phases { for px in 0..<Self.phases {
+                boxes.append(Self.shift(b.baseAddress!, n, px, py, into: store + (py * Self.phases + px) * n * n))
+            } }
+        }
+        storage = store
+        self.boxes = boxes
         var phase0 = [UInt8](repeating: 0, count: n * n)
-        for i in 0..<(n * n) { phase0[i] = UInt8((base[i] + 32768) >> 16) }
+        for i in 0..<(n * n) { phase0[i] = store[i] }
         sprite = SpriteMask(AlphaMask(width: n, height: n, alpha: phase0))
     }
 
@@ -74,31 +79,35 @@ public final class SoftShadowMasks {
     public func placement(centerX: Int, centerY: Int) -> Placement {
         // Nearest 1/8 px; a phase of 8 is the next pixel's phase 0.
         let qx = (centerX + 16) >> 5, qy = (centerY + 16) >> 5
-        let px = qx & 7, py = qy & 7
-        let ix = qx >> 3, iy = qy >> 3
-        let index = py * Self.phases + px
-        if !ready[index] { compute(index, px, py) }
-        let ox = ix - margin, oy = iy - margin
+        let index = (qy & 7) * Self.phases + (qx & 7)
+        let ox = (qx >> 3) - margin, oy = (qy >> 3) - margin
         let b = boxes[index]
         return Placement(mask: UnsafePointer(storage + index * size * size), size: size,
                          originX: ox, originY: oy,
                          box: b.isEmpty ? .empty : Rect(x: b.x + ox, y: b.y + oy, width: b.width, height: b.height))
     }
 
-    /// Phase (px, py): the silhouette moved right by px/8 and down by py/8, bilinearly.
-    private func compute(_ index: Int, _ px: Int, _ py: Int) {
-        let n = size
-        let out = storage + index * n * n
-        let wx1 = px, wx0 = 8 - px, wy1 = py, wy0 = 8 - py
+    /// Phase (px, py): the silhouette moved right by px/8 and down by py/8, bilinearly, rounded to
+    /// 8 bits. `base` is (n+1)² with a zero first row and column. Returns the non-zero box.
+    private static func shift(_ base: UnsafePointer<Int>, _ n: Int, _ px: Int, _ py: Int,
+                              into out: UnsafeMutablePointer<UInt8>) -> Rect {
+        let m = n + 1
+        let w00 = (8 - px) * (8 - py), w10 = px * (8 - py), w01 = (8 - px) * py, w11 = px * py
         var minX = n, minY = n, maxX = -1, maxY = -1
-        func b(_ x: Int, _ y: Int) -> Int { x >= 0 && y >= 0 ? Int(base[y * n + x]) : 0 }
-        for y in 0..<n { for x in 0..<n {
-            let v = (b(x, y) * wx0 + b(x - 1, y) * wx1) * wy0 + (b(x, y - 1) * wx0 + b(x - 1, y - 1) * wx1) * wy1
-            let a = UInt8((v + (1 << 21)) >> 22)  // ÷ 64 weights ÷ 2^16
-            out[y * n + x] = a
-            if a != 0 { minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y) }
-        } }
-        boxes[index] = maxX < 0 ? .empty : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
-        ready[index] = true
+        for y in 0..<n {
+            let here = base + (y + 1) * m + 1, above = base + y * m + 1
+            for x in 0..<n {
+                let v = here[x] * w00 + here[x - 1] * w10 + above[x] * w01 + above[x - 1] * w11
+                let a = UInt8((v + (1 << 21)) >> 22)  // ÷ 64 weights ÷ 2^16
+                out[y * n + x] = a
+                if a != 0 {
+                    if x < minX { minX = x }
+                    if x > maxX { maxX = x }
+                    if y < minY { minY = y }
+                    maxY = y
+                }
+            }
+        }
+        return maxX < 0 ? .empty : Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
     }
 }
