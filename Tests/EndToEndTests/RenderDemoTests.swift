@@ -30,6 +30,15 @@ final class RenderDemoTests: XCTestCase {
         XCTAssertTrue(tile(0) != tile(2), "tiles 0 and 2 are the same picture")
     }
 
+    /// The README's command runs it with no options: ./pulsedot-demo in the current directory.
+    func testDefaultDirectoryIsInTheCurrentDirectory() throws {
+        let cwd = try TestEnvironment.temporaryDirectory("demo-cwd")
+        let child = try ChildProcess(try TestEnvironment.pulsedotBinary(), ["demo"], workDirectory: cwd)
+        XCTAssertEqual(child.wait(timeout: 120), 0, child.stderr)
+        XCTAssertEqual(child.stdout, "./pulsedot-demo/contact-sheet.png\n")
+        XCTAssertEqual(try PNGRead.rgba(path: cwd.path + "/pulsedot-demo/contact-sheet.png").height, 248)
+    }
+
     func testDemoRefusesABadSetting() throws {
         let dir = try TestEnvironment.temporaryDirectory("demo").path
         let run = try runProgram(try TestEnvironment.pulsedotBinary(), ["demo", "--out", dir, "--set", "colorDotInset=11"])
