@@ -99,7 +99,8 @@ enum Initramfs {
     }
 
     /// PID 1: mounts, loads the driver, quiets the console cursor (so screendumps of the console
-    /// are stable), writes a marker on the console, then executes each line arriving on ttyS1.
+    /// are stable), writes a marker on the console, then executes each line arriving on ttyS1
+    /// (the commands' own stdin stays the console).
     static let initScript = """
     #!/bin/busybox sh
     /bin/busybox --install -s /bin
@@ -113,9 +114,12 @@ enum Initramfs {
     while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     echo 0 > /sys/class/graphics/fbcon/cursor_blink 2>/dev/null
     printf '\\033[?25l\\033[2J\\033[HPULSEDOT CONSOLE\\n' > /dev/tty1 2>/dev/null
-    stty -F /dev/ttyS1 raw -echo
+    # Opened once and kept open: a serial port nobody holds open drops what arrives, and the host
+    # sends as soon as it reads READY.
+    exec 3<>/dev/ttyS1
+    stty raw -echo <&3
     echo PULSEDOT-READY
-    while IFS= read -r line; do eval "$line"; done < /dev/ttyS1
+    while IFS= read -r line <&3; do eval "$line"; done
     poweroff -f
 
     """
