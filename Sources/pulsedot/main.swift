@@ -15,6 +15,7 @@ let commands: [Command] = [
     Command(name: "demo", summary: "render a few seconds of frames and a contact sheet", run: demoCommand),
     Command(name: "console-restore", summary: "put a virtual console back into text mode (unit's ExecStopPost)", run: consoleRestoreCommand),
     Command(name: "watch", summary: "print each fix gpsd reports as one JSON line", run: watchCommand),
+    Command(name: "run", summary: "the daemon: the dot on the display, positions from gpsd (the unit runs it)", run: runCommand),
     Command(name: "check-config", summary: "validate a configuration and print the effective one", run: checkConfigCommand),
 ]
 

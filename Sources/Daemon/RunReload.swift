@@ -1,0 +1,76 @@
+import GPSD
+import Syscall
+
+/// SIGHUP: read the configuration again and switch to it — or, when it is invalid (or its map or
+/// replay cannot be read), say why and keep running the old one. Everything that can fail is
+/// built before anything is swapped. systemd hears `RELOADING=1` first and `READY=1` after,
+/// either way.
+extension RunDaemon {
+    func reload(now: MonotonicInstant) {
+        let file = options.configPath ?? Configuration.defaultPath
+        notify { n throws(SyscallError) in try n.reloading(now: now, status: "reloading \(file)") }
+        log.notice("SIGHUP: reloading the configuration from \(file)")
+        do {
+            try switchTo(try Configuration.load(path: options.configPath, overrides: options.overrides), now: now)
+            log.notice("configuration reloaded: source \(feed.name), output \(outputSetting)")
+        } catch {
+            log.error("reload rejected, the running configuration stays: \(error)")
+        }
+        notify { n throws(SyscallError) in try n.ready(status: statusText()) }
+    }
+
+    private func switchTo(_ new: Configuration, now: MonotonicInstant) throws {
+        let next = new.settings
+        let newMap = try Self.loadMap(next.map, log: log)
+        let sourceChanged = !Self.sameSource(next.source, settings.source)
+        let newFeed = sourceChanged ? try makeFeed(next.source, now: now) : feed!
+        let displayChanged = !Self.sameDisplay(next.display, settings.display)
+        let newTimer = next.display.fps != settings.display.fps ? try FrameTimer(rate: next.display.fps) : nil
+        // Fixes from another source are not the truth any more; the same source's last fix is.
+        let seed = next.source.source == settings.source.source ? lastFix : nil
+        var newView: RunView?
+        if !displayChanged, case .active(let d) = display {
+            newView = try RunView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
+                                  physicalHeight: d.physicalHeight, map: newMap, staleAfter: newFeed.staleAfter,
+                                  center: newFeed.fixedPosition)
+            if let seed { newView!.add(seed) }
+        }
+
+        // Nothing below fails: the new configuration runs.
+        configuration = new
+        log.level = next.log.level
+        for note in new.notes { log.notice(note) }
+        map = newMap
+        lastFix = seed
+        if sourceChanged {
+            feed.stop()
+            feed = newFeed
+            feed.start(now: now)
+        }
+        if let newTimer {
+            timer.close()
+            timer = newTimer
+        }
+        if displayChanged {
+            if case .active(let d) = display { d.close() }
+            display = .waiting(reason: "reopening for the new configuration", retryAt: now)
+            tryDisplay(now: now)
+        } else if let newView, case .active(let d) = display {
+            d.view = newView
+        }
+        frameTimes.startPeriod()
+        summaryStart = now
+        scheduleSummary(from: now)
+    }
+
+    static func sameSource(_ a: SourceSettings, _ b: SourceSettings) -> Bool {
+        a.source == b.source && a.replaySpeed == b.replaySpeed && a.gpsDevice == b.gpsDevice
+            && a.staleAfter == b.staleAfter && a.silenceTimeout == b.silenceTimeout
+    }
+
+    /// Whether the output must be reopened (fps only retimes the frame timer).
+    static func sameDisplay(_ a: DisplaySettings, _ b: DisplaySettings) -> Bool {
+        a.output == b.output && a.device == b.device && a.connector == b.connector && a.mode == b.mode
+            && a.format == b.format && a.rotation == b.rotation && a.update == b.update && a.pngFps == b.pngFps
+    }
+}
