@@ -10,6 +10,7 @@ struct Command: Sendable {
 }
 
 let commands: [Command] = [
+    Command(name: "show", summary: "show the animated dot on a DRM display until SIGTERM/SIGINT", run: showCommand),
     Command(name: "probe", summary: "list DRM devices, connectors, modes, formats and capabilities", run: probeCommand),
     Command(name: "render", summary: "render one frame of the dot to a PNG", run: renderCommand),
     Command(name: "demo", summary: "render a few seconds of frames and a contact sheet", run: demoCommand),

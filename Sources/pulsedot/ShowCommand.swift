@@ -1,0 +1,210 @@
+import Daemon
+import Glibc
+import KMS
+import LocationDot
+import Raster
+import Syscall
+
+// `pulsedot show [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--format xrgb8888|rgb565]
+//   [--rotation 0|90|180|270] [--update auto|flip|damage] [--background COLOR] [--scale S]
+//   [--x X --y Y] [--fps N] [--at SECONDS [--from SECONDS]] [--set KEY=VALUE ...]`
+// The animated dot on the display until SIGTERM/SIGINT, then the console back and exit 0: the
+// installer's display test ("does this panel work, which way is up?"). `--at` freezes the
+// animation clock (a still frame, comparable with `pulsedot render --at`); with `--from` the clock
+// runs from FROM to AT at real speed and then stays.
+
+struct ShowOptions {
+    var kms = KMSConfiguration()
+    var background = StillFrame.defaultBackground
+    var x: Double?
+    var y: Double?
+    var fps = 60.0
+    var at: Double?
+    var from: Double?
+    var settings = Settings()
+
+    init(_ argv: ArraySlice<String>) throws {
+        let args = try Arguments(argv, valued: ["device", "connector", "mode", "format", "rotation", "update", "background",
+                                                "scale", "x", "y", "fps", "at", "from", "set"])
+        guard args.positional.isEmpty else { throw Arguments.Failure(description: "show: unexpected argument '\(args.positional[0])'") }
+        kms.device = args.value("device")
+        kms.connector = args.value("connector")
+        if let text = args.value("mode") { kms.mode = try ModeRequest(parsing: text) }
+        if let text = args.value("format") {
+            guard let f = PixelFormat(rawValue: text) else { throw Arguments.Failure(description: "--format \(text): expected xrgb8888 or rgb565") }
+            kms.format = f
+        }
+        if let text = args.value("rotation") {
+            guard let degrees = Int(text), let r = Rotation(degrees: degrees) else {
+                throw Arguments.Failure(description: "--rotation \(text): expected 0, 90, 180 or 270 (clockwise)")
+            }
+            kms.rotation = r
+        }
+        if let text = args.value("update") {
+            guard let u = UpdateMode(rawValue: text) else { throw Arguments.Failure(description: "--update \(text): expected auto, flip or damage") }
+            kms.update = u
+        }
+        if let text = args.value("background") {
+            let c = try Settings.color(text, option: "--background")
+            guard c.a == 255 else { throw Arguments.Failure(description: "--background \(text): the background must be opaque (#RRGGBB)") }
+            background = c
+        }
+        if args.value("x") != nil || args.value("y") != nil {
+            guard args.value("x") != nil, args.value("y") != nil else { throw Arguments.Failure(description: "--x and --y go together") }
+            x = try args.double("x", default: 0, range: -1e6...1e6)
+            y = try args.double("y", default: 0, range: -1e6...1e6)
+        }
+        fps = try args.double("fps", default: 60, range: 1...240)
+        if args.value("at") != nil { at = try args.double("at", default: 0, range: 0...1e9) }
+        if args.value("from") != nil {
+            guard let at else { throw Arguments.Failure(description: "--from needs --at (where the clock stops)") }
+            let from = try args.double("from", default: 0, range: 0...1e9)
+            guard from <= at else { throw Arguments.Failure(description: "--from \(from) is after --at \(at)") }
+            self.from = from
+        }
+        settings = try lookSettings(args)
+    }
+
+    /// The animation clock after `elapsed` seconds of showing.
+    func clock(elapsed: Double) -> Double {
+        guard let at else { return elapsed }
+        guard let from else { return at }
+        return min(at, from + elapsed)
+    }
+}
+
+func showCommand(_ argv: ArraySlice<String>) -> Int32 {
+    let options: ShowOptions
+    do { options = try ShowOptions(argv) } catch { return fail("show: \(error)") }
+    // Blocked before anything else, so a SIGTERM during start-up is read by the loop, not fatal
+    // with the CRTC still ours.
+    let signals: SignalDescriptor
+    do { signals = try SignalDescriptor([SIGTERM, SIGINT]) } catch { return fail("show: \(error)") }
+    defer { signals.close() }
+    var show = ShowLoop(options: options, signals: signals)
+    return show.run()
+}
+
+/// Open, start and animate until a termination signal, going back to opening when the display
+/// goes away or is taken by another master.
+struct ShowLoop {
+    let options: ShowOptions
+    let signals: SignalDescriptor
+    private var lastMessage = ""
+
+    init(options: ShowOptions, signals: SignalDescriptor) {
+        self.options = options
+        self.signals = signals
+    }
+
+    enum Outcome { case terminated, reopen, failed(String) }
+
+    mutating func run() -> Int32 {
+        while true {
+            let output: KMSOutput
+            do {
+                output = try Discovery.open(options.kms, log: { say($0) })
+            } catch {
+                switch error.recovery {
+                case .giveUp: return fail("show: \(error)")
+                case .retry, .findCardAgain:
+                    sayOnce("\(error)")
+                    if waitForSignal(seconds: 2) { return 0 }
+                    continue
+                }
+            }
+            switch animate(output) {
+            case .terminated:
+                output.close()
+                say("stopped; the console is back")
+                return 0
+            case .reopen:
+                output.close()
+                if waitForSignal(seconds: 1) { return 0 }
+            case .failed(let message):
+                output.close()
+                return fail("show: \(message)")
+            }
+        }
+    }
+
+    private mutating func animate(_ output: KMSOutput) -> Outcome {
+        let scale = options.settings.dot.scale(forDisplayLines: output.mode.height)
+        let renderer: FrameRenderer
+        do {
+            renderer = try FrameRenderer(width: output.canvasWidth, height: output.canvasHeight, style: options.settings.dot.style,
+                                         scale: scale, background: .color(options.background))
+        } catch {
+            return .failed("\(error)")
+        }
+        output.adopt(canvas: renderer.shadow.buffer)
+        let cx = options.x ?? Double(output.canvasWidth) / 2
+        let cy = options.y ?? Double(output.canvasHeight) / 2
+        // The first frame is the background alone: the dot then always reaches the panel through
+        // the per-frame path (flip or DirtyFB), the one that must work for the animation.
+        renderer.render(nil, centerX: cx, centerY: cy)
+        do { try output.start() } catch { return outcome(of: error) }
+        lastMessage = ""
+        say("\(output.name): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
+        let timer: FrameTimer
+        do { timer = try FrameTimer(rate: options.fps) } catch { return .failed("\(error)") }
+        defer { timer.close() }
+        let clock = DotClock(style: options.settings.dot.style)
+        let start = MonotonicInstant.now()
+        var drawnAt: Double?
+        var fds = [pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: timer.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: output.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+        while true {
+            do {
+                _ = try Poll.wait(&fds, timeoutMilliseconds: -1)
+                if fds[0].revents != 0, try signals.next() != nil { return .terminated }
+                if fds[2].revents != 0 { try output.handleEvents() }
+                if fds[1].revents != 0, try timer.expirations() > 0 {
+                    let t = options.clock(elapsed: start.duration(to: .now()).seconds)
+                    // A still frame is drawn once; the timer keeps the loop presenting until a
+                    // deferred flip has gone out.
+                    var damage = Rect.empty
+                    if t != drawnAt {
+                        damage = renderer.render(clock.appearance(at: t), centerX: cx, centerY: cy)
+                        drawnAt = t
+                        // Tests and installers wait for this before judging the screen.
+                        if t == options.at { say("still frame at clock \(t) s") }
+                    }
+                    try output.present(damage: damage)
+                }
+            } catch let error as KMSError {
+                return outcome(of: error)
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+    }
+
+    private mutating func outcome(of error: KMSError) -> Outcome {
+        switch error.recovery {
+        case .giveUp: return .failed("\(error)")
+        case .retry, .findCardAgain:
+            sayOnce("\(error)")
+            return .reopen
+        }
+    }
+
+    /// Waits up to `seconds` for SIGTERM/SIGINT; true when one came.
+    private func waitForSignal(seconds: Double) -> Bool {
+        var fds = [pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+        guard (try? Poll.wait(&fds, timeoutMilliseconds: Int32(seconds * 1000))) ?? 0 > 0 else { return false }
+        return (try? signals.next()) != nil
+    }
+
+    /// Says a waiting message once, not every retry.
+    private mutating func sayOnce(_ message: String) {
+        if message == lastMessage { return }
+        lastMessage = message
+        say(message)
+    }
+}
+
+private func say(_ line: String) {
+    writeError("pulsedot: \(line)\n")
+}

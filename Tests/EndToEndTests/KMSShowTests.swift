@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `pulsedot show` on real kernel drivers in QEMU: the screen must show the headless render of
+/// the same frame (each channel within 3, 8 for RGB565, over the dot's area), the dot where it
+/// must be, and the console must come back after SIGTERM.
+final class KMSShowTests: XCTestCase {
+    /// The inner dot's colour (annotationColor #007AFF) and the default halo's size in points.
+    static let dotColor = (0, 122, 255)
+    static let haloPoints = 116.6
+
+    override func setUpWithError() throws {
+        try XCTSkipIf(TestEnvironment.optedOut("qemu"), "PULSEDOT_SKIP contains qemu")
+    }
+
+    struct Still {
+        let pid: Int
+        let screen: ScreenImage
+        let log: String
+    }
+
+    /// Starts `pulsedot show --at TIME ARGS`, waits for its still frame and a settled screen.
+    func showStill(_ vm: QEMUMachine, at time: Double, _ args: String, console: ScreenImage) throws -> Still {
+        let pid = try vm.spawn("pulsedot show --at \(time) \(args)")
+        let log = try vm.waitForOutput(pid, containing: "still frame at clock")
+        let screen = ScreenImage(try vm.stableScreendump { ScreenImage($0) != console })
+        return Still(pid: pid, screen: screen, log: log)
+    }
+
+    /// Compares the dot's area of `screen` (logical, turned back already) with the render.
+    func assertDotMatches(_ screen: ScreenImage, at center: (Int, Int), _ render: ScreenImage, at renderCenter: (Int, Int),
+                          scale: Double, tolerance: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        let side = Int((Self.haloPoints * scale).rounded(.up)) + Int(16 * scale)
+        let worst = screen.maxDifference(around: center.0, center.1, side: side, against: render, around: renderCenter.0, renderCenter.1)
+        if worst.difference > tolerance {
+            let dir = (try? TestEnvironment.temporaryDirectory("kms-mismatch"))?.path ?? "/tmp"
+            try? screen.write(to: dir + "/screen.png")
+            try? render.write(to: dir + "/render.png")
+            XCTFail("\(what): a channel differs by \(worst.difference) at (\(worst.x), \(worst.y)) (tolerance \(tolerance)); images in \(dir)",
+                    file: file, line: line)
+        }
+        guard let dot = screen.centroid(of: Self.dotColor) else {
+            return XCTFail("\(what): no dot colour on the screen", file: file, line: line)
+        }
+        XCTAssertGreaterThan(dot.count, Int(50 * scale * scale), "\(what): too little of the dot", file: file, line: line)
+        XCTAssertEqual(dot.x, Double(center.0), accuracy: 1.0, "\(what): the dot is off in x", file: file, line: line)
+        XCTAssertEqual(dot.y, Double(center.1), accuracy: 1.0, "\(what): the dot is off in y", file: file, line: line)
+    }
+
+    /// Stops the show with SIGTERM: exit 0, and the console as it was before, without the dot.
+    func assertStopsAndConsoleReturns(_ vm: QEMUMachine, _ pid: Int, console: ScreenImage,
+                                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let status = try vm.stop(pid)
+        XCTAssertEqual(status, 0, (try? vm.backgroundOutput(pid)) ?? "", file: file, line: line)
+        let after = ScreenImage(try vm.stableScreendump())
+        XCTAssertNil(after.centroid(of: Self.dotColor), "the dot is still on the screen after SIGTERM", file: file, line: line)
+        XCTAssertTrue(after == console, "the console did not come back as it was", file: file, line: line)
+    }
+
+    // MARK: Drivers and strategies
+
+    func testBochsFlipsAndTheConsoleComesBack() throws {
+        let vm = try QEMUMachine.boot(display: .bochs)
+        defer { vm.shutdown() }
+        let console = ScreenImage(try vm.stableScreendump())
+        let still = try showStill(vm, at: 1.2, "--scale 2", console: console)
+        XCTAssertTrue(still.log.contains("update = auto chose flip: no vblank"), still.log)
+        XCTAssertEqual(still.screen.width, 1280)
+        XCTAssertEqual(still.screen.height, 800)
+        let render = try HeadlessRender.frame(at: 1.2, width: 1280, height: 800, scale: 2)
+        assertDotMatches(still.screen, at: (640, 400), render, at: (640, 400), scale: 2, tolerance: 3, "bochs flip")
+        try assertStopsAndConsoleReturns(vm, still.pid, console: console)
+    }
+
+    /// virtio-gpu shows nothing new without DirtyFB: the first frame (background only) reaches
+    /// the screen by the modeset, the dot only by DirtyFB. Without it this fails.
+    func testVirtioGPUUsesDamageWithDirtyFB() throws {
+        let vm = try QEMUMachine.boot(display: .virtioGPU)
+        defer { vm.shutdown() }
+        let console = ScreenImage(try vm.stableScreendump())
+        let still = try showStill(vm, at: 1.2, "--scale 2", console: console)
+        XCTAssertTrue(still.log.contains("update = auto chose damage: no vblank on this CRTC"), still.log)
+        let (w, h) = (still.screen.width, still.screen.height)
+        let render = try HeadlessRender.frame(at: 1.2, width: w, height: h, scale: 2)
+        assertDotMatches(still.screen, at: (w / 2, h / 2), render, at: (w / 2, h / 2), scale: 2, tolerance: 3, "virtio-gpu damage")
+        try assertStopsAndConsoleReturns(vm, still.pid, console: console)
+    }
+
+    func testCirrusShowsRGB565At1024x768() throws {
+        let vm = try QEMUMachine.boot(display: .cirrus)
+        defer { vm.shutdown() }
+        let console = ScreenImage(try vm.stableScreendump())
+        let still = try showStill(vm, at: 1.2, "--mode 1024x768 --format rgb565 --scale 2", console: console)
+        XCTAssertFalse(still.log.contains("does not offer"), still.log)
+        XCTAssertTrue(still.log.contains("1024x768@60 rgb565"), still.log)
+        XCTAssertEqual(still.screen.width, 1024)
+        XCTAssertEqual(still.screen.height, 768)
+        let render = try HeadlessRender.frame(at: 1.2, width: 1024, height: 768, scale: 2, format: "rgb565")
+        assertDotMatches(still.screen, at: (512, 384), render, at: (512, 384), scale: 2, tolerance: 8, "cirrus rgb565")
+        try assertStopsAndConsoleReturns(vm, still.pid, console: console)
+    }
+
+    func testRGB565AskedOfBochsFallsBackWithOneLine() throws {
+        let vm = try QEMUMachine.boot(display: .bochs)
+        defer { vm.shutdown() }
+        let console = ScreenImage(try vm.stableScreendump())
+        let still = try showStill(vm, at: 1.2, "--format rgb565 --scale 2", console: console)
+        let fallback = still.log.split(separator: "\n").filter { $0.contains("does not offer") }
+        XCTAssertEqual(fallback, ["pulsedot: /dev/dri/card0 (bochs-drm): the primary plane does not offer rgb565 (it offers xrgb8888, BX24); using xrgb8888"], still.log)
+        let render = try HeadlessRender.frame(at: 1.2, width: 1280, height: 800, scale: 2)
+        assertDotMatches(still.screen, at: (640, 400), render, at: (640, 400), scale: 2, tolerance: 3, "bochs fallback")
+        XCTAssertEqual(try vm.stop(still.pid), 0)
+    }
+
+    // MARK: Rotation
+
+    /// An off-centre dot, so a wrong turn puts it somewhere else: logical (300, 200) on the turned
+    /// canvas. The render is centred on a 600x400 canvas, which puts its dot at the same point.
+    func testRotation90And180PutTheDotAtTheTurnedPlace() throws {
+        let vm = try QEMUMachine.boot(display: .bochs)
+        defer { vm.shutdown() }
+        let console = ScreenImage(try vm.stableScreendump())
+        let render = try HeadlessRender.frame(at: 1.2, width: 600, height: 400, scale: 2)
+        for degrees in [90, 180] {
+            let still = try showStill(vm, at: 1.2, "--rotation \(degrees) --x 300 --y 200 --scale 2", console: console)
+            XCTAssertTrue(still.log.contains("rotation \(degrees) (configured)"), still.log)
+            let logical = still.screen.logicalView(rotation: degrees)
+            XCTAssertEqual(logical.width, degrees == 90 ? 800 : 1280)
+            assertDotMatches(logical, at: (300, 200), render, at: (300, 200), scale: 2, tolerance: 3, "rotation \(degrees)")
+            try assertStopsAndConsoleReturns(vm, still.pid, console: console)
+        }
+    }
+
+    // MARK: Animation
+
+    /// One frame a second, the clock from 0.3 s: frames at about 1.3 s (a large, faint halo), 2.3 s
+    /// (the halo gone: this frame's damage is the halo's area) and 3.3 s (only the dot changes),
+    /// the last one into the buffer that still holds the 1.3 s halo. Copying only each frame's own
+    /// damage leaves that halo on the screen (a ghost); the union of two frames' damage clears it.
+    /// The whole screen must then be the render of 3.3 s.
+    func testNoGhostsAfterTheHaloShrinks() throws {
+        let vm = try QEMUMachine.boot(display: .bochs)
+        defer { vm.shutdown() }
+        let console = ScreenImage(try vm.stableScreendump())
+        let pid = try vm.spawn("pulsedot show --fps 1 --from 0.3 --at 3.3 --scale 2 --update flip")
+        let log = try vm.waitForOutput(pid, containing: "still frame at clock 3.3")
+        let screen = ScreenImage(try vm.stableScreendump { ScreenImage($0) != console })
+        let render = try HeadlessRender.frame(at: 3.3, width: 1280, height: 800, scale: 2)
+        let whole = screen.maxDifference(around: 640, 400, side: 1280, against: render, around: 640, 400)
+        XCTAssertLessThanOrEqual(whole.difference, 3, "the screen differs from the render at (\(whole.x), \(whole.y)): \(log)")
+        XCTAssertEqual(try vm.stop(pid), 0)
+    }
+}
