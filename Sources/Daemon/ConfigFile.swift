@@ -86,7 +86,9 @@ public struct Configuration: Sendable {
         // By bytes: Swift's Characters would take "\r\n" as one and never split a DOS file.
         for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = trimmedLine(String(decoding: raw, as: UTF8.self))
+            var line = trimmedLine(String(decoding: raw, as: UTF8.self))
+            // Editors on other systems may start a file with a byte-order mark.
+            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = trimmed(String(line.dropFirst())) }
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             func fail(_ problem: String) -> ConfigurationError {
                 ConfigurationError(file: file, line: lineNumber, problem: problem)

@@ -28,6 +28,13 @@ public struct SourceSettings: Sendable {
 
     /// The keys that choose the source; at most one of them per file.
     static let alternatives = ["gpsd", "position", "replay"]
+
+    /// The gpsd client's configuration when the source is gpsd, else nil.
+    public var gpsdClientConfiguration: GPSDClient.Configuration? {
+        guard case .gpsd(let endpoint) = source else { return nil }
+        return GPSDClient.Configuration(endpoint: endpoint, device: gpsDevice,
+                                        silenceTimeout: .milliseconds(Int64((silenceTimeout * 1000).rounded())))
+    }
 }
 
 extension SettingsTable {

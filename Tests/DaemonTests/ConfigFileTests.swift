@@ -46,7 +46,7 @@ final class ConfigFileTests: XCTestCase {
     }
 
     func testDOSLineEndsAndReopenedSections() throws {
-        let s = try parse("[dot]\r\nscale = 3\r\n[log]\r\nlevel = debug\r\n[dot]\r\nnoFix = ring\r\n")
+        let s = try parse("\u{FEFF}[dot]\r\nscale = 3\r\n[log]\r\nlevel = debug\r\n[dot]\r\nnoFix = ring\r\n")
         XCTAssertEqual(s.dot.scale, 3)
         XCTAssertEqual(s.log.level, .debug)
         XCTAssertEqual(s.dot.noFix, .ring)

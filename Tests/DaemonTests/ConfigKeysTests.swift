@@ -92,6 +92,15 @@ final class ConfigKeysTests: XCTestCase {
         assertError("source.position=0,181", "source.position = 0,181: longitude 181 is not a longitude (allowed: -180 to 180 degrees)")
     }
 
+    func testGpsdClientConfiguration() throws {
+        let s = try settings("source.gpsd=[::1]:3000", "source.gpsDevice=/dev/ttyACM0", "source.silenceTimeout=2.5")
+        let c = try XCTUnwrap(s.source.gpsdClientConfiguration)
+        XCTAssertEqual(c.endpoint, GPSDEndpoint(host: "::1", port: 3000))
+        XCTAssertEqual(c.device, "/dev/ttyACM0")
+        XCTAssertEqual(c.silenceTimeout, .milliseconds(2500))
+        XCTAssertNil(try settings("source.position=1,2").source.gpsdClientConfiguration)
+    }
+
     func testReplayFileMustBeReadable() throws {
         let dir = try TestEnvironment.temporaryDirectory("config-replay").path
         try Data("$GPRMC\n".utf8).write(to: URL(fileURLWithPath: dir + "/drive.nmea"))
