@@ -14,25 +14,35 @@ enum PackagingFixture {
         let buildOutput: String
     }
 
-    nonisolated(unsafe) private static var built: Built?
+    /// Success or the failure, kept: a failed build is reported by every test that needs it
+    /// without building (and leaving behind) another package each time.
+    nonisolated(unsafe) private static var built: Result<Built, TestFailure>?
 
     static func package() throws -> Built {
-        if let built { return built }
-        let dir = try TestEnvironment.temporaryDirectory("deb")
-        // The package and its root hold the binary twice over: gone when the test process ends.
-        removeAtExit = dir.path
-        atexit { if let path = PackagingFixture.removeAtExit { try? FileManager.default.removeItem(atPath: path) } }
-        let out = dir.appendingPathComponent("out")
-        let result = try run(script("build-deb"), ["--out", out.path, "--binary", try TestEnvironment.pulsedotBinary()])
-        // A package needs the static release binary: deploy/test builds it and sets PULSEDOT_BIN.
-        guard result.status == 0 else { throw TestFailure("build-deb failed (\(result.status)): \(result.stderr)") }
-        let deb = URL(fileURLWithPath: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-        let root = dir.appendingPathComponent("root")
-        let extract = try run("/usr/bin/dpkg-deb", ["-x", deb.path, root.path])
-        guard extract.status == 0 else { throw TestFailure("dpkg-deb -x failed: \(extract.stderr)") }
-        let value = Built(directory: dir, deb: deb, root: root, buildOutput: result.stderr)
-        built = value
-        return value
+        if built == nil { built = build() }
+        return try built!.get()
+    }
+
+    private static func build() -> Result<Built, TestFailure> {
+        let dir: URL
+        do { dir = try TestEnvironment.temporaryDirectory("deb") } catch { return .failure(TestFailure("\(error)")) }
+        do {
+            let out = dir.appendingPathComponent("out")
+            let result = try run(script("build-deb"), ["--out", out.path, "--binary", try TestEnvironment.pulsedotBinary()])
+            // A package needs the static release binary: deploy/test builds it and sets PULSEDOT_BIN.
+            guard result.status == 0 else { throw TestFailure("build-deb failed (\(result.status)): \(result.stderr)") }
+            let deb = URL(fileURLWithPath: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let root = dir.appendingPathComponent("root")
+            let extract = try run("/usr/bin/dpkg-deb", ["-x", deb.path, root.path])
+            guard extract.status == 0 else { throw TestFailure("dpkg-deb -x failed: \(extract.stderr)") }
+            // The package and its root hold the binary twice over: gone when the test process ends.
+            removeAtExit = dir.path
+            atexit { if let path = PackagingFixture.removeAtExit { try? FileManager.default.removeItem(atPath: path) } }
+            return .success(Built(directory: dir, deb: deb, root: root, buildOutput: result.stderr))
+        } catch {
+            try? FileManager.default.removeItem(at: dir)
+            return .failure(error as? TestFailure ?? TestFailure("\(error)"))
+        }
     }
 
     nonisolated(unsafe) private static var removeAtExit: String?
