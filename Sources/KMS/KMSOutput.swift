@@ -226,7 +226,10 @@ public final class KMSOutput: FrameOutput {
         closed = true
         if started, let saved {
             do { try card.restoreCrtc(saved, connector: connector.id) } catch {
-                log("\(name): could not restore the console's CRTC: \(error)")
+                // A device that went away has no console left to restore: nothing worth saying.
+                if error.errno != ENODEV && error.errno != ENXIO {
+                    log("\(name): could not restore the console's CRTC: \(error)")
+                }
             }
         }
         for b in buffers { card.destroyBuffer(b) }

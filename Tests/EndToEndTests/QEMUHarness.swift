@@ -146,12 +146,19 @@ final class QEMUMachine {
     /// Waits until a spawned command's output contains `text`; returns the output.
     @discardableResult
     func waitForOutput(_ pid: Int, containing text: String, timeout: Double = 60) throws -> String {
+        try waitForOutput(pid, "\"\(text)\"", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until a spawned command's output satisfies `condition` (`what` names it in the
+    /// failure); returns the output.
+    @discardableResult
+    func waitForOutput(_ pid: Int, _ what: String, timeout: Double = 60, until condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let output = try backgroundOutput(pid)
-            if output.contains(text) { return output }
+            if condition(output) { return output }
             if Date() > deadline {
-                throw TestFailure("pid \(pid) did not say \"\(text)\" within \(timeout) s; it said:\n\(output)\nserial log:\n\(tail(serialLog))")
+                throw TestFailure("pid \(pid) did not say \(what) within \(timeout) s; it said:\n\(output)\nserial log:\n\(tail(serialLog))")
             }
             usleep(300_000)
         }
