@@ -132,6 +132,26 @@ final class KMSShowTests: XCTestCase {
         }
     }
 
+    /// The kernel's `video=…:panel_orientation=` sets the connector's property as a sideways
+    /// panel's firmware would: Right Side Up turns the content 90° unless configured otherwise.
+    func testPanelOrientationTurnsTheCanvasUnlessConfigured() throws {
+        let vm = try QEMUMachine.boot(display: .bochs, kernelArguments: "video=Virtual-1:panel_orientation=right_side_up")
+        defer { vm.shutdown() }
+        let probe = try vm.run("pulsedot probe --json")
+        XCTAssertTrue(probe.output.contains("\"panelOrientation\":\"Right Side Up\",\"rotation\":90"), probe.output)
+        let console = ScreenImage(try vm.stableScreendump())
+        let render = try HeadlessRender.frame(at: 1.2, width: 600, height: 400, scale: 2)
+        let turned = try showStill(vm, at: 1.2, "--x 300 --y 200 --scale 2", console: console)
+        XCTAssertTrue(turned.log.contains("rotation 90 (panel orientation \"Right Side Up\"); canvas 800x1280"), turned.log)
+        assertDotMatches(turned.screen.logicalView(rotation: 90), at: (300, 200), render, at: (300, 200), scale: 2,
+                         tolerance: 3, "from the panel orientation")
+        XCTAssertEqual(try vm.stop(turned.pid), 0)
+        let configured = try showStill(vm, at: 1.2, "--rotation 0 --x 300 --y 200 --scale 2", console: console)
+        XCTAssertTrue(configured.log.contains("rotation 0 (configured)"), configured.log)
+        assertDotMatches(configured.screen, at: (300, 200), render, at: (300, 200), scale: 2, tolerance: 3, "configured 0")
+        XCTAssertEqual(try vm.stop(configured.pid), 0)
+    }
+
     // MARK: Animation
 
     /// One frame a second, the clock from 0.3 s: frames at about 1.3 s (a large, faint halo), 2.3 s
