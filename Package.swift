@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "Raster"]),
+        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Raster", "Syscall"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot"]),

@@ -1,1 +1,0 @@
-// FBDev: placeholder until its issue lands; replace this file.
