@@ -1,0 +1,291 @@
+import Glibc
+import Raster
+import Syscall
+
+/// The dot's display through a legacy framebuffer (/dev/fb*). As with KMS, everything is drawn
+/// into `canvas`, a RAM shadow frame in logical (rotated) coordinates, and `present(damage:)`
+/// copies only what changed into the mapping, which is written and never read.
+///
+/// When the virtual screen holds two screens and the driver pans, frames alternate between them
+/// with FBIOPAN_DISPLAY (the back one gets two frames' damage); otherwise the visible screen is
+/// updated in place. FBIO_WAITFORVSYNC paces where the driver has it; elsewhere the caller's frame
+/// timer does.
+///
+/// Life: `init` (read the screen information, check the layout, map) → draw the first frame into
+/// `canvas` → `start()` → per frame: draw, `present(damage:)` → `close()` on every exit path (pans
+/// back to where the console was).
+public final class FBDevOutput: FrameOutput {
+    public struct Statistics: Equatable, Sendable {
+        public var presents = 0
+        public var pans = 0
+        /// Pans refused with EBUSY (damage kept for the next frame).
+        public var busy = 0
+        public var vsyncWaits = 0
+        /// Framebuffer pixels written after the initial fill.
+        public var pixelsCopied = 0
+    }
+
+    public let device: FramebufferDevice
+    public let fixed: FixedScreenInfo
+    /// The screen information as found: the pan offsets are put back on close.
+    public let original: VariableScreenInfo
+    public let layout: FramebufferLayout
+    /// The panel's size (the framebuffer's visible resolution).
+    public let width: Int
+    public let height: Int
+    public let rotation: Rotation
+    public let update: FBDevUpdate
+    public private(set) var strategy: FBDevStrategy
+    public private(set) var pacing: FBDevPacing = .timer
+    public private(set) var statistics = Statistics()
+
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    private var ownShadow: OwnedPixelBuffer?
+    private var adopted: PixelBuffer?
+    private var memory: UnsafeMutableRawPointer
+    /// Two screens for `flip` (at y 0 and y = height of the virtual screen), else the visible one.
+    private var screens: [PixelBuffer]
+    private let visible: PixelBuffer
+    /// The screen shown (flip).
+    private var front = 0
+    private var damage: Damage
+    private var started = false
+    private var closed = false
+    private var panned = false
+    private let log: (String) -> Void
+
+    public var canvas: PixelBuffer {
+        if let adopted { return adopted }
+        if let ownShadow { return ownShadow.buffer }
+        let own = OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
+        ownShadow = own
+        return own.buffer
+    }
+
+    public func adopt(canvas frame: PixelBuffer) {
+        precondition(!started, "adopt(canvas:) after start()")
+        precondition(frame.width == canvasWidth && frame.height == canvasHeight && frame.format == .xrgb8888,
+                     "a \(frame.width)x\(frame.height) \(frame.format) frame cannot be the \(canvasWidth)x\(canvasHeight) xrgb8888 canvas")
+        adopted = frame
+        ownShadow = nil
+    }
+
+    /// Nothing to poll: a framebuffer has no events.
+    public var pollDescriptor: Int32? { nil }
+    /// "/dev/fb0 (bochs-drmdrmfb)": how messages name this output.
+    public var name: String { Self.name(device.path, fixed) }
+
+    static func name(_ path: String, _ fixed: FixedScreenInfo) -> String {
+        fixed.id.isEmpty ? path : "\(path) (\(fixed.id))"
+    }
+
+    /// Reads the screen information, decodes the pixel layout, checks the numbers and maps the
+    /// memory. Nothing is written until `start()`. On failure the device is left open: the
+    /// caller closes it.
+    public init(device: FramebufferDevice, configuration: FBDevConfiguration,
+                log: @escaping (String) -> Void = { _ in }) throws(FBDevError) {
+        let v: VariableScreenInfo, f: FixedScreenInfo
+        do {
+            v = try device.variableInfo()
+            f = try device.fixedInfo()
+        } catch {
+            if error.errno == ENOTTY || error.errno == EINVAL { throw .notAFramebuffer(path: device.path, error) }
+            throw FBDevError.classify(error, device: device.path)
+        }
+        let label = Self.name(device.path, f)
+        let layout: FramebufferLayout
+        switch FramebufferLayout.decode(v, f) {
+        case .success(let l): layout = l
+        case .failure(let r): throw .unsupportedLayout(device: label, layout: r.layout)
+        }
+        let bpp = layout.bytesPerPixel
+        guard v.xres > 0, v.yres > 0 else { throw .inconsistent(device: label, detail: "a \(v.xres)x\(v.yres) screen") }
+        guard f.lineLength >= (v.xoffset + v.xres) * bpp else {
+            throw .inconsistent(device: label, detail: "a line length of \(f.lineLength) bytes is short of \(v.xoffset + v.xres) pixels of \(bpp) bytes")
+        }
+        guard f.lineLength % bpp == 0 else {
+            throw .inconsistent(device: label, detail: "a line length of \(f.lineLength) bytes is not a whole number of \(bpp)-byte pixels")
+        }
+        guard (v.yoffset + v.yres) * f.lineLength <= f.memoryLength else {
+            throw .inconsistent(device: label, detail: "\(f.memoryLength) bytes of memory hold fewer than \(v.yoffset + v.yres) lines of \(f.lineLength) bytes")
+        }
+        self.device = device
+        self.fixed = f
+        self.original = v
+        self.layout = layout
+        self.log = log
+        width = v.xres
+        height = v.yres
+        update = configuration.update
+        let turn = configuration.rotation ?? .r0
+        rotation = turn
+        let logical = turn.logicalSize(physicalWidth: v.xres, physicalHeight: v.yres)
+        canvasWidth = logical.width
+        canvasHeight = logical.height
+        damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
+
+        let (canFlip, why) = Self.panning(v, f)
+        switch configuration.update {
+        case .damage: strategy = .damage
+        case .auto: strategy = canFlip ? .flip : .damage
+        case .flip:
+            strategy = canFlip ? .flip : .damage
+            if !canFlip { log("\(label): update = flip, but \(why); copying in place") }
+        }
+        do {
+            memory = try device.map(length: f.memoryLength)
+        } catch {
+            throw FBDevError.classify(error, device: label)
+        }
+        let base = memory
+        func screen(x: Int, y: Int) -> PixelBuffer {
+            PixelBuffer(base: base + y * f.lineLength + x * bpp, width: v.xres, height: v.yres,
+                        stride: f.lineLength, format: layout.container)
+        }
+        visible = screen(x: v.xoffset, y: v.yoffset)
+        screens = strategy == .flip ? [screen(x: 0, y: 0), screen(x: 0, y: v.yres)] : [visible]
+
+        if let want = configuration.format, want != layout.container {
+            log("\(label): format = \(want.rawValue), but the framebuffer is \(layout) (its depth is the kernel's: fbset or the video= option); writing \(layout)")
+        }
+        if let want = configuration.mode, want.width != v.xres || want.height != v.yres {
+            log("\(label): mode = \(want.width)x\(want.height), but the framebuffer is \(v.xres)x\(v.yres) (set by the kernel: the video= option); using \(v.xres)x\(v.yres)")
+        }
+        log("\(label): \(v.xres)x\(v.yres) \(layout), line length \(f.lineLength), virtual \(v.xresVirtual)x\(v.yresVirtual); rotation \(turn.degrees) (\(configuration.rotation == nil ? "default" : "configured")); canvas \(logical.width)x\(logical.height)")
+    }
+
+    /// Whether two screens fit one above the other and the driver can pan between them; if not,
+    /// why not.
+    static func panning(_ v: VariableScreenInfo, _ f: FixedScreenInfo) -> (Bool, String) {
+        if f.ypanstep == 0 { return (false, "the driver cannot pan (ypanstep 0)") }
+        if v.yresVirtual < 2 * v.yres {
+            return (false, "the virtual screen (\(v.xresVirtual)x\(v.yresVirtual)) has no room for a second \(v.xres)x\(v.yres) screen")
+        }
+        if v.yres % f.ypanstep != 0 { return (false, "\(v.yres) lines are not a multiple of the pan step \(f.ypanstep)") }
+        if 2 * v.yres * f.lineLength > f.memoryLength {
+            return (false, "\(f.memoryLength) bytes of memory do not hold two screens")
+        }
+        return (true, "")
+    }
+
+    deinit { close() }
+
+    // MARK: Starting
+
+    /// Writes the whole first frame into every screen, shows the first (by a pan, which also
+    /// proves the driver pans) and finds out whether the driver waits for vsync.
+    public func start() throws(FBDevError) {
+        precondition(!started && !closed, "FBDevOutput.start() called twice or after close()")
+        let frame = canvas
+        for s in screens { layout.copy(region: frame.bounds, from: frame, to: s, rotation: rotation) }
+        var reason: String
+        if strategy == .flip {
+            do {
+                try device.pan(xoffset: 0, yoffset: height)
+                panned = true
+                front = 1
+                statistics.pans += 1
+                reason = "flip by panning between two screens (virtual \(original.xresVirtual)x\(original.yresVirtual))"
+            } catch {
+                if error.errno == EBUSY || error.errno == ENODEV || error.errno == ENXIO {
+                    throw FBDevError.classify(error, device: name)
+                }
+                strategy = .damage
+                screens = [visible]
+                layout.copy(region: frame.bounds, from: frame, to: visible, rotation: rotation)
+                reason = "damage in place: FBIOPAN_DISPLAY failed (\(error.message))"
+            }
+        } else {
+            let (_, why) = Self.panning(original, fixed)
+            reason = update == .auto ? "damage in place: \(why)" : "damage in place (configured)"
+        }
+        do {
+            try device.waitForVSync()
+            pacing = .vsync
+            statistics.vsyncWaits += 1
+            reason += "; paced by FBIO_WAITFORVSYNC"
+        } catch {
+            if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
+            pacing = .timer
+            reason += "; no FBIO_WAITFORVSYNC (\(error.message)): the frame timer paces"
+        }
+        started = true
+        log("\(name): \(reason)")
+    }
+
+    // MARK: Frames
+
+    public func present(damage rect: Rect) throws(FBDevError) {
+        precondition(started && !closed, "FBDevOutput.present before start() or after close()")
+        statistics.presents += 1
+        damage.add(rect)
+        if damage.current.isEmpty { return }
+        switch strategy {
+        case .damage: try presentInPlace()
+        case .flip: try presentByPanning()
+        }
+    }
+
+    private func presentInPlace() throws(FBDevError) {
+        // Written just after a vblank, a small dot's area is done before the beam reaches it.
+        try waitForVSync()
+        let frame = canvas
+        statistics.pixelsCopied += layout.copy(region: damage.current, from: frame, to: screens[0], rotation: rotation).area
+        damage.endFrame()
+    }
+
+    private func presentByPanning() throws(FBDevError) {
+        let back = 1 - front
+        let frame = canvas
+        statistics.pixelsCopied += layout.copy(region: damage.union, from: frame, to: screens[back], rotation: rotation).area
+        do {
+            try device.pan(xoffset: 0, yoffset: back * height)
+        } catch {
+            if error.errno == EBUSY {
+                // The back screen is not shown; next time it gets this frame's damage again too.
+                statistics.busy += 1
+                return
+            }
+            throw FBDevError.classify(error, device: name)
+        }
+        statistics.pans += 1
+        front = back
+        damage.endFrame()
+        // Drivers latch a pan at the next vblank: until then the old front may still be scanned
+        // out, and the next frame writes it. Waiting here keeps that write off the screen.
+        try waitForVSync()
+    }
+
+    private func waitForVSync() throws(FBDevError) {
+        guard pacing == .vsync else { return }
+        do {
+            try device.waitForVSync()
+            statistics.vsyncWaits += 1
+        } catch {
+            if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
+            pacing = .timer
+            log("\(name): FBIO_WAITFORVSYNC failed (\(error.message)); the frame timer paces from now on")
+        }
+    }
+
+    public func handleEvents() throws(FBDevError) {}
+
+    /// The screen being shown, 0 or 1 (flip).
+    public var frontScreen: Int { front }
+
+    // MARK: Leaving
+
+    /// Pans back to where the console was, unmaps and closes the device. Failures are reported,
+    /// never thrown: an exit path must run to its end.
+    public func close() {
+        if closed { return }
+        closed = true
+        if panned {
+            do { try device.pan(xoffset: original.xoffset, yoffset: original.yoffset) } catch {
+                log("\(name): could not pan back to the console's screen: \(error)")
+            }
+        }
+        device.close()
+    }
+}

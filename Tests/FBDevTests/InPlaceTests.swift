@@ -1,0 +1,97 @@
+import FBDev
+import Glibc
+import Raster
+import XCTest
+
+/// One visible screen updated in place: only the damage is copied (turned and converted), and
+/// FBIO_WAITFORVSYNC paces where the driver has it.
+final class InPlaceTests: XCTestCase {
+    private func started(_ layout: FramebufferLayout = .xrgb8888, rotation: Rotation = .r0,
+                         vsync: Bool = false) throws -> (MemoryFramebuffer, FBDevOutput, [String]) {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30, layout: layout)
+        if vsync { fb.vsyncErrno = 0 }
+        var lines: [String] = []
+        let output = try Scene.make(fb, FBDevConfiguration(rotation: rotation)) { lines.append($0) }
+        Scene.fill(output.canvas, output.canvas.bounds, Scene.pattern(0))
+        try output.start()
+        return (fb, output, lines)
+    }
+
+    func testOnlyTheDamageReachesTheFramebuffer() throws {
+        for layout in [FramebufferLayout.xrgb8888, .rgb565, .xbgr8888] {
+            for rotation in [Rotation.r0, .r90] {
+                let (fb, output, _) = try started(layout, rotation: rotation)
+                XCTAssertEqual(output.strategy, .damage)
+                // The whole canvas changes, but only `rect` is said to: nothing else may be written.
+                Scene.fill(output.canvas, output.canvas.bounds, Scene.pattern(1))
+                let rect = Rect(x: 4, y: 6, width: 9, height: 5)
+                try output.present(damage: rect)
+                var wrong = 0
+                for y in 0..<output.canvasHeight {
+                    for x in 0..<output.canvasWidth {
+                        let (px, py) = Scene.physical(rotation, x: x, y: y, panelWidth: 40, panelHeight: 30)
+                        let frame = rect.contains(x: x, y: y) ? 1 : 0
+                        let want = Scene.expected(layout, Scene.pattern(frame)(x, y))
+                        if fb.panel(px, py) != want { wrong += 1 }
+                    }
+                }
+                XCTAssertEqual(wrong, 0, "\(layout) at \(rotation.degrees)")
+                XCTAssertEqual(output.statistics.pixelsCopied, rect.area)
+            }
+        }
+    }
+
+    func testDamageIsClippedToTheCanvas() throws {
+        let (fb, output, _) = try started()
+        Scene.fill(output.canvas, output.canvas.bounds, Scene.pattern(2))
+        try output.present(damage: Rect(x: 30, y: 20, width: 50, height: 50))
+        XCTAssertEqual(output.statistics.pixelsCopied, 10 * 10)
+        XCTAssertTrue(fb.paddingUntouched)
+    }
+
+    func testEmptyDamageWritesNothingAndDoesNotWait() throws {
+        let (fb, output, _) = try started(vsync: true)
+        let before = fb.vsyncWaits
+        try output.present(damage: .empty)
+        XCTAssertEqual(fb.vsyncWaits, before)
+        XCTAssertEqual(output.statistics.pixelsCopied, 0)
+    }
+
+    func testWithoutVSyncTheTimerPaces() throws {
+        let (_, output, lines) = try started()
+        XCTAssertEqual(output.pacing, .timer)
+        XCTAssertEqual(lines.last, "/dev/fb0 (memfb): damage in place: the virtual screen (40x30) has no room for a second 40x30 screen; no FBIO_WAITFORVSYNC (Inappropriate ioctl for device): the frame timer paces")
+    }
+
+    func testWithVSyncEachInPlaceFrameWaitsBeforeCopying() throws {
+        let (fb, output, lines) = try started(vsync: true)
+        XCTAssertEqual(output.pacing, .vsync)
+        XCTAssertTrue(lines.last?.hasSuffix("; paced by FBIO_WAITFORVSYNC") ?? false, "\(lines)")
+        for frame in 1...3 {
+            Scene.fill(output.canvas, Rect(x: frame, y: frame, width: 4, height: 4), Scene.pattern(frame))
+            try output.present(damage: Rect(x: frame, y: frame, width: 4, height: 4))
+        }
+        XCTAssertEqual(fb.vsyncWaits, 4, "one at start (asking), one per frame")
+        XCTAssertEqual(output.statistics.vsyncWaits, 4)
+        Scene.assertPanelShowsCanvas(fb, output, "after three frames")
+    }
+
+    func testWithVSyncAFlipWaitsAfterThePan() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: 60)
+        fb.vsyncErrno = 0
+        let output = try Scene.make(fb)
+        try output.start()
+        try output.present(damage: Rect(x: 0, y: 0, width: 3, height: 3))
+        XCTAssertEqual(fb.log, ["map 9600", "pan 0,30", "vsync", "pan 0,0", "vsync"])
+    }
+
+    func testAVSyncThatStopsWorkingFallsBackToTheTimerOnce() throws {
+        let (fb, output, _) = try started(vsync: true)
+        fb.failures["waitForVSync"] = [EIO]
+        try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
+        XCTAssertEqual(output.pacing, .timer)
+        try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
+        XCTAssertEqual(fb.vsyncWaits, 1, "only the wait at start succeeded; none tried after the failure")
+        Scene.assertPanelShowsCanvas(fb, output, "after the fallback")
+    }
+}

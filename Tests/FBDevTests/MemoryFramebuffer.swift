@@ -1,0 +1,135 @@
+import FBDev
+import Glibc
+import Raster
+import Syscall
+
+/// An in-memory framebuffer: its memory is heap memory filled with a sentinel byte (so a write
+/// outside the screens or into a row's padding shows), it pans like a driver (checking the
+/// offsets against the virtual screen) and it shows what a panel would: the visible screen at the
+/// current pan offset. Calls are logged and failures can be injected.
+final class MemoryFramebuffer: FramebufferDevice {
+    static let sentinel: UInt8 = 0xA5
+
+    let path: String
+    var variable: VariableScreenInfo
+    var fixed: FixedScreenInfo
+    /// 0 or the errno FBIO_WAITFORVSYNC gives.
+    var vsyncErrno: Int32 = ENOTTY
+    /// Errors for the next calls of that name ("pan", "waitForVSync", "variableInfo", "map").
+    var failures: [String: [Int32]] = [:]
+
+    private(set) var log: [String] = []
+    private(set) var vsyncWaits = 0
+    private(set) var closed = false
+    private(set) var mappedLength = 0
+    let memory: UnsafeMutableRawPointer
+
+    init(path: String = "/dev/fb0", variable: VariableScreenInfo, fixed: FixedScreenInfo) {
+        self.path = path
+        self.variable = variable
+        self.fixed = fixed
+        memory = .allocate(byteCount: max(1, fixed.memoryLength), alignment: 64)
+        memory.initializeMemory(as: UInt8.self, repeating: Self.sentinel, count: max(1, fixed.memoryLength))
+    }
+
+    deinit { memory.deallocate() }
+
+    /// A truecolor XRGB8888 (or another layout's) framebuffer of `width`x`height`, `virtualHeight`
+    /// lines tall, with `padding` bytes after each row.
+    static func make(width: Int = 40, height: Int = 30, virtualHeight: Int? = nil, layout: FramebufferLayout = .xrgb8888,
+                     padding: Int = 0, ypanstep: Int = 1, yoffset: Int = 0) -> MemoryFramebuffer {
+        let vh = virtualHeight ?? height
+        let bpp = layout.bytesPerPixel
+        let line = width * bpp + padding
+        let v = VariableScreenInfo(xres: width, yres: height, xresVirtual: width, yresVirtual: vh, yoffset: yoffset,
+                                   bitsPerPixel: bpp * 8, red: bitfields(layout).0, green: bitfields(layout).1,
+                                   blue: bitfields(layout).2, transp: bitfields(layout).3)
+        let f = FixedScreenInfo(id: "memfb", memoryLength: line * vh, ypanstep: ypanstep, lineLength: line)
+        return MemoryFramebuffer(variable: v, fixed: f)
+    }
+
+    /// The bitfields a driver reports for `layout` (written out from <linux/fb.h>'s meaning, not
+    /// from the decoder under test).
+    static func bitfields(_ layout: FramebufferLayout) -> (Bitfield, Bitfield, Bitfield, Bitfield) {
+        let none = Bitfield(offset: 0, length: 0)
+        switch layout.description {
+        case "XRGB8888": return (.init(offset: 16, length: 8), .init(offset: 8, length: 8), .init(offset: 0, length: 8), none)
+        case "ARGB8888": return (.init(offset: 16, length: 8), .init(offset: 8, length: 8), .init(offset: 0, length: 8), .init(offset: 24, length: 8))
+        case "XBGR8888": return (.init(offset: 0, length: 8), .init(offset: 8, length: 8), .init(offset: 16, length: 8), none)
+        case "ABGR8888": return (.init(offset: 0, length: 8), .init(offset: 8, length: 8), .init(offset: 16, length: 8), .init(offset: 24, length: 8))
+        case "RGB565": return (.init(offset: 11, length: 5), .init(offset: 5, length: 6), .init(offset: 0, length: 5), none)
+        default: return (.init(offset: 0, length: 5), .init(offset: 5, length: 6), .init(offset: 11, length: 5), none)
+        }
+    }
+
+    private func fail(_ call: String) -> SyscallError? {
+        guard var list = failures[call], !list.isEmpty else { return nil }
+        let code = list.removeFirst()
+        failures[call] = list
+        return SyscallError(call: call, object: path, errno: code)
+    }
+
+    func variableInfo() throws(SyscallError) -> VariableScreenInfo {
+        if let e = fail("variableInfo") { throw e }
+        return variable
+    }
+
+    func fixedInfo() throws(SyscallError) -> FixedScreenInfo {
+        if let e = fail("fixedInfo") { throw e }
+        return fixed
+    }
+
+    func map(length: Int) throws(SyscallError) -> UnsafeMutableRawPointer {
+        if let e = fail("map") { throw e }
+        precondition(length <= fixed.memoryLength, "mapped \(length) bytes of \(fixed.memoryLength)")
+        mappedLength = length
+        log.append("map \(length)")
+        return memory
+    }
+
+    func pan(xoffset: Int, yoffset: Int) throws(SyscallError) {
+        log.append("pan \(xoffset),\(yoffset)")
+        if let e = fail("pan") { throw e }
+        // What fb_pan_display checks.
+        guard fixed.ypanstep > 0 || yoffset == variable.yoffset,
+              xoffset + variable.xres <= variable.xresVirtual, yoffset + variable.yres <= variable.yresVirtual else {
+            throw SyscallError(call: "ioctl FBIOPAN_DISPLAY", object: path, errno: EINVAL)
+        }
+        variable.xoffset = xoffset
+        variable.yoffset = yoffset
+    }
+
+    func waitForVSync() throws(SyscallError) {
+        if let e = fail("waitForVSync") { throw e }
+        if vsyncErrno != 0 { throw SyscallError(call: "ioctl FBIO_WAITFORVSYNC", object: path, errno: vsyncErrno) }
+        vsyncWaits += 1
+        log.append("vsync")
+    }
+
+    func close() {
+        closed = true
+        log.append("close")
+    }
+
+    var bytesPerPixel: Int { variable.bitsPerPixel / 8 }
+
+    /// The raw pixel value at (x, y) of the whole virtual screen.
+    func raw(_ x: Int, _ y: Int) -> UInt32 {
+        let p = memory + y * fixed.lineLength + x * bytesPerPixel
+        return bytesPerPixel == 4 ? p.load(as: UInt32.self) : UInt32(p.load(as: UInt16.self))
+    }
+
+    /// What the panel shows at (x, y): the visible screen at the pan offset.
+    func panel(_ x: Int, _ y: Int) -> UInt32 { raw(variable.xoffset + x, variable.yoffset + y) }
+
+    /// Whether every padding byte after each row's pixels is still the sentinel.
+    var paddingUntouched: Bool {
+        let used = variable.xresVirtual * bytesPerPixel
+        for y in 0..<variable.yresVirtual {
+            for b in used..<fixed.lineLength where memory.load(fromByteOffset: y * fixed.lineLength + b, as: UInt8.self) != Self.sentinel {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,42 @@
+import FBDev
+import Foundation
+import Glibc
+import XCTest
+
+/// `pulsedot probe`'s framebuffer report, read from a device (nothing written or panned).
+final class ProbeTests: XCTestCase {
+    func testReportsLayoutPanningAndVSync() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: 60, layout: .rgb565, padding: 4)
+        let probe = try FramebufferProbe.read(fb)
+        XCTAssertEqual(probe.text, """
+        /dev/fb0: framebuffer memfb
+          screen: 40x30, virtual 40x60, offset 0,0
+          pixels: 16 bpp, red 5@11 green 6@5 blue 5@0: RGB565
+          line length: 84 bytes, memory: 5040 bytes
+          double buffering by panning: yes
+          FBIO_WAITFORVSYNC: no (Inappropriate ioctl for device)
+
+        """)
+        XCTAssertFalse(fb.log.contains { $0.hasPrefix("pan") || $0.hasPrefix("map") })
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.json.utf8)) as? [String: Any])
+        XCTAssertEqual(json["format"] as? String, "rgb565")
+        XCTAssertEqual(json["width"] as? Int, 40)
+        XCTAssertEqual(json["lineLength"] as? Int, 84)
+        XCTAssertEqual(json["pan"] as? Bool, true)
+        XCTAssertEqual(json["vsync"] as? String, "no")
+        XCTAssertEqual((json["green"] as? [String: Int])?["length"], 6)
+    }
+
+    func testAnUnsupportedLayoutIsReportedNotThrown() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30)
+        fb.variable.bitsPerPixel = 24
+        fb.vsyncErrno = 0
+        let probe = try FramebufferProbe.read(fb)
+        XCTAssertTrue(probe.text.contains("  pixels: 24 bpp, red 8@16 green 8@8 blue 8@0: unsupported: 24 bpp, red 8@16 green 8@8 blue 8@0 (24 bits per pixel)\n"), probe.text)
+        XCTAssertTrue(probe.text.contains("FBIO_WAITFORVSYNC: yes"), probe.text)
+        XCTAssertTrue(probe.text.contains("double buffering by panning: no (the virtual screen (40x30) has no room for a second 40x30 screen)"), probe.text)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.json.utf8)) as? [String: Any])
+        XCTAssertTrue(json["format"] is NSNull)
+        XCTAssertEqual(json["unsupported"] as? String, "24 bpp, red 8@16 green 8@8 blue 8@0 (24 bits per pixel)")
+    }
+}
