@@ -48,6 +48,8 @@ public final class RunDaemon {
     var shownPhase: FixPhase = .nofix
     var snapshotRequested = false
     var running = true
+    /// READY=1 was sent: STATUS updates before it would only be noise.
+    var announced = false
     /// signalfd, frame timer, display, source: edited in place each iteration (no allocation).
     var descriptors: [pollfd]
 
@@ -99,6 +101,7 @@ public final class RunDaemon {
         feed.start(now: now)
         tryDisplay(now: now)
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
+        announced = true
         while running {
             let before = MonotonicInstant.now()
             prepareDescriptors()
@@ -114,7 +117,7 @@ public final class RunDaemon {
             if descriptors[2].revents != 0 { displayEvents() }
             if descriptors[3].revents != 0 { feed.handle(revents: descriptors[3].revents, now: now) }
             feed.tick(now: now)
-            if descriptors[1].revents != 0, ((try? timer.expirations()) ?? 0) > 0 { frame(now: now) }
+            if descriptors[1].revents != 0, ((try? timer.expirations()) ?? 0) > 0 { frame() }
             if case .waiting(_, let retryAt) = display, now >= retryAt { tryDisplay(now: now) }
             if let due = nextSummary, now >= due { summary(now: now) }
             pingWatchdog(now: now)
@@ -143,15 +146,20 @@ public final class RunDaemon {
     }
 
     /// One frame: draw, present, measure, and act on a change of the truth.
-    private func frame(now: MonotonicInstant) {
+    private func frame() {
         guard case .active(let d) = display else { return }
+        // What the frame shows is of the moment it is drawn, after the source had its turn.
+        let now = MonotonicInstant.now()
         let t = now.seconds
         let damage = d.view.draw(at: t)
+        var drawn: MonotonicInstant?
         do {
             switch d.sink {
             case .kms:
                 try d.present(damage)
             case .png(let frames):
+                // Frame times measure drawing, not PNG encoding (which a panel never does).
+                drawn = .now()
                 if snapshotRequested || frames.isDue(at: t) {
                     let path = try frames.write(d.view.renderer.shadow.buffer, showing: d.view.last,
                                                 t: started.duration(to: now).seconds, now: t, regular: !snapshotRequested)
@@ -167,7 +175,7 @@ public final class RunDaemon {
         }
         if snapshotRequested { writeSnapshot(d, now: now) }
         let end = MonotonicInstant.now()
-        frameTimes.add(nanoseconds: now.duration(to: end).nanoseconds)
+        frameTimes.add(nanoseconds: now.duration(to: drawn ?? end).nanoseconds)
         lastFrameAt = end
         frames += 1
         if d.view.last.phase != shownPhase { phaseChanged(to: d.view.last.phase, now: now) }

@@ -30,6 +30,7 @@ extension RunDaemon {
     }
 
     func sendStatus() {
+        guard announced else { return }
         notify { n throws(SyscallError) in try n.status(statusText()) }
     }
 

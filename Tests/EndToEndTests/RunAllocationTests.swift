@@ -1,0 +1,70 @@
+import Foundation
+import PNG
+import TestSupport
+import XCTest
+
+/// The frame loop allocates nothing after warm-up, measured: the daemon runs N and then 2N frames
+/// (`output = none`, the hidden `--frames N`) under valgrind's memcheck, and the heap's total
+/// allocation count must be the same for both — every frame past the first N added none.
+final class RunAllocationTests: XCTestCase {
+    private func allocations(frames: Int, extra: [String] = []) throws -> Int {
+        let binary = try TestEnvironment.pulsedotBinary()
+        let dir = try TestEnvironment.temporaryDirectory("run-alloc")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // An empty file: the defaults, whatever /etc/pulsedot holds on this machine.
+        try "".write(to: dir.appendingPathComponent("none.conf"), atomically: true, encoding: .utf8)
+        let args = ["--tool=memcheck", "--leak-check=no", binary, "run", "--config", dir.appendingPathComponent("none.conf").path,
+                    "--set", "display.output=none", "--set", "display.mode=640x400", "--set", "source.position=45.5017,-73.5673",
+                    "--set", "log.summaryEvery=0", "--frames", String(frames)] + extra
+        let run = try runProgram("/usr/bin/valgrind", args, timeout: 600)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(frames) frames drawn (--frames): stopping"), run.stderr)
+        guard let line = run.stderr.split(separator: "\n").first(where: { $0.contains("total heap usage:") }),
+              let match = line.range(of: #"([0-9,]+) allocs"#, options: .regularExpression) else {
+            throw TestFailure("no heap summary from valgrind:\n\(run.stderr)")
+        }
+        let count = line[match].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: " allocs", with: "")
+        return try XCTUnwrap(Int(count), String(line))
+    }
+
+    private func requireValgrind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else {
+            throw TestFailure("valgrind is needed (sudo deploy/install-deps --test)")
+        }
+    }
+
+    func testFramesAfterWarmUpAllocateNothing() throws {
+        try requireValgrind()
+        let n = 60
+        let once = try allocations(frames: n)
+        let twice = try allocations(frames: 2 * n)
+        XCTAssertGreaterThan(once, 0, "valgrind counted nothing: the measurement did not run")
+        XCTAssertEqual(twice, once, "\(n) more frames made \(twice - once) more allocations")
+    }
+
+    func testFramesWithAMovingViewOverAMapImageAllocateNothing() throws {
+        try requireValgrind()
+        // The fixed position off-centre on a map image with follow = center: every frame checks
+        // the view, the first moves it (the whole window recomposed), the rest restore the map.
+        let dir = try TestEnvironment.temporaryDirectory("run-alloc-map")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let map = dir.appendingPathComponent("map.png")
+        try writeMapImage(to: map, width: 1000, height: 700)
+        let extra = ["--set", "map.image=\(map.path)", "--set", "map.bounds=-73.60,45.49,-73.54,45.52",
+                     "--set", "map.follow=center", "--set", "source.position=45.50,-73.59"]
+        let n = 40
+        let once = try allocations(frames: n, extra: extra)
+        let twice = try allocations(frames: 2 * n, extra: extra)
+        XCTAssertEqual(twice, once, "\(n) more frames made \(twice - once) more allocations")
+    }
+
+    /// A light grey map with a darker grid every 50 px.
+    private func writeMapImage(to url: URL, width: Int, height: Int) throws {
+        var rgb = [UInt8](repeating: 0xE0, count: width * height * 3)
+        for y in 0..<height { for x in 0..<width where x % 50 == 0 || y % 50 == 0 {
+            let i = (y * width + x) * 3
+            rgb[i] = 0x90; rgb[i + 1] = 0x90; rgb[i + 2] = 0x90
+        } }
+        try PNGWrite.rgb(width: width, height: height, rgb: rgb, to: url.path)
+    }
+}

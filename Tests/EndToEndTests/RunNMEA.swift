@@ -1,0 +1,89 @@
+import Foundation
+import Glibc
+import TestSupport
+import XCTest
+
+/// NMEA written by the run tests themselves (valid checksums, one GGA+RMC cycle per second) for a
+/// vehicle driving a straight line, and the positions those sentences carry exactly as a reader
+/// of ddmm.mmmmm gets them back.
+struct DriveNMEA {
+    private(set) var lines: [String] = []
+    private(set) var fixes: [(lat: Double, lon: Double)] = []
+    private var clock = 10 * 3600
+
+    static func sentence(_ body: String) -> String {
+        "$" + body + "*" + String(format: "%02X", body.utf8.reduce(UInt8(0), ^))
+    }
+
+    /// ddmm.mmmmm,N and its value as written (5 decimals of minutes).
+    private static func coordinate(_ degrees: Double, width: Int, positive: String, negative: String) -> (String, Double) {
+        let a = abs(degrees), d = Int(a)
+        let minutes = ((a - Double(d)) * 60 * 100_000).rounded() / 100_000
+        let text = String(format: "%0\(width)d%08.5f,%@", d, minutes, degrees >= 0 ? positive : negative)
+        let value = (Double(d) + minutes / 60) * (degrees >= 0 ? 1 : -1)
+        return (text, value)
+    }
+
+    private var time: String { String(format: "%02d%02d%02d.00", clock / 3600, clock / 60 % 60, clock % 60) }
+
+    mutating func fix(lat: Double, lon: Double, knots: Double = 20, course: Double = 60) {
+        let (la, latValue) = Self.coordinate(lat, width: 2, positive: "N", negative: "S")
+        let (lo, lonValue) = Self.coordinate(lon, width: 3, positive: "E", negative: "W")
+        lines.append(Self.sentence("GPGGA,\(time),\(la),\(lo),1,08,1.0,50.0,M,0.0,M,,"))
+        lines.append(Self.sentence("GPRMC,\(time),A,\(la),\(lo),\(String(format: "%.1f,%.1f", knots, course)),150624,,,A"))
+        fixes.append((latValue, lonValue))
+        clock += 1
+    }
+
+    mutating func noFix() {
+        lines.append(Self.sentence("GPGGA,\(time),,,,,0,00,99.9,,,,,,"))
+        lines.append(Self.sentence("GPRMC,\(time),V,,,,,,,150624,,,N"))
+        clock += 1
+    }
+
+    /// `count` fixes from (lat, lon), each `step` degrees further north-east: about 11 m apart for 0.0001.
+    static func straight(from lat: Double, _ lon: Double, count: Int, step: Double = 0.0001) -> DriveNMEA {
+        var drive = DriveNMEA()
+        for i in 0..<count { drive.fix(lat: lat + Double(i) * step * 0.6, lon: lon + Double(i) * step) }
+        return drive
+    }
+
+    var route: Route { Route(points: fixes) }
+
+    func write(to url: URL) throws {
+        try (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8)
+    }
+}
+
+/// A real gpsd fed by gpsfake on a loopback port. With `pipe`, gpsfake watches itself and feeds at
+/// once (start the daemon first: it connects while its retries are short); without, sentences fed
+/// before a client watches are lost.
+final class RunGPSFake {
+    let port: UInt16
+    let child: ChildProcess
+
+    /// `pace`: seconds between sentences. `once`: stop at the end of the log, else loop it.
+    init(log: URL, port: UInt16, pace: Double, once: Bool, pipe: Bool) throws {
+        self.port = port
+        var args = ["/usr/bin/gpsfake", "-q", "-P", String(port), "-c", String(pace)]
+        if pipe { args.append("-p") }
+        if once { args.append("-1") }
+        args.append(log.path)
+        child = try ChildProcess("/usr/bin/python3", args, label: "gpsfake")
+    }
+
+    deinit { stop() }
+
+    /// SIGTERM: gpsfake stops its gpsd and exits.
+    func stop() {
+        child.signal(SIGTERM)
+        if child.wait(timeout: 10) == nil { child.terminate() }
+    }
+
+    static func requireGPSFake() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
+              FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd") else {
+            throw TestFailure("gpsd and gpsfake are needed (sudo deploy/install-deps --test)")
+        }
+    }
+}
