@@ -32,9 +32,9 @@ final class CorpusTests: XCTestCase {
             try gpsd.waitUntilListening()
             let h = try ClientHarness.local(port: gpsd.port, realTime: true)
             h.start()
-            XCTAssertTrue(h.pump(until: { !gpsd.child.isRunning }, timeout: 120), "\(name): gpsfake ends")
+            XCTAssertTrue(h.pump(until: { gpsd.feedEnded }, timeout: 90), "\(name): gpsfake ends")
+            try gpsd.waitForFeedEnd()
             h.pump(until: { if case .lost = h.client.state { true } else { false } }, timeout: 5)
-            try gpsd.waitForExit()
             let expected = gpsd.reports.compactMap(ExpectedFix.init(tpv:))
             XCTAssertGreaterThan(expected.count, 0, name)
             totalFixes += expected.count

@@ -18,7 +18,8 @@ final class GPSFake {
         if once { args.append("-1") }
         if let pace { args += ["-c", String(pace)] }
         args.append(log.path)
-        child = try ChildProcess("/usr/bin/python3", args, label: "gpsfake")
+        // Unbuffered: its output file must show each line as gpsd sends it (see `feedEnded`).
+        child = try ChildProcess("/usr/bin/python3", args, environment: ["PYTHONUNBUFFERED": "1"], label: "gpsfake")
     }
 
     deinit { stop() }
@@ -44,11 +45,23 @@ final class GPSFake {
         } == 0
     }
 
-    func waitForExit(timeout: Double = 90) throws {
-        guard let status = child.wait(timeout: timeout) else {
-            throw TestFailure("gpsfake did not finish within \(timeout) s")
+    /// Whether gpsd has played the whole log: it closes the fake device (`"activated":0`) at the
+    /// end of a `-1` run. gpsfake itself can then hang in tcdrain() on its pty under load, so the
+    /// tests take this line, not gpsfake's exit, as the end of the feed.
+    var feedEnded: Bool { !child.isRunning || child.stdout.contains("\"activated\":0}") }
+
+    /// Waits for the end of the feed, then stops gpsfake and its gpsd (by force if they hang).
+    func waitForFeedEnd(timeout: Double = 90) throws {
+        guard ChildProcess.waitUntil(timeout: timeout, { feedEnded }) else {
+            let out = child.stdout.suffix(600), err = child.stderr.suffix(600)
+            stop()
+            throw TestFailure("gpsfake did not finish its log within \(timeout) s\nstdout: ...\(out)\nstderr: ...\(err)")
         }
-        guard status == 0 else { throw TestFailure("gpsfake exited with \(status): \(child.stderr)") }
+        if child.isRunning { _ = child.wait(timeout: 3) }
+        if let status = child.isRunning ? nil : Optional(child.process.terminationStatus), status != 0 {
+            throw TestFailure("gpsfake exited with \(status): \(child.stderr.suffix(600))")
+        }
+        stop()
     }
 
     /// The gpsd process gpsfake started (for killing it mid-stream).
@@ -61,10 +74,15 @@ final class GPSFake {
         return nil
     }
 
-    /// SIGTERM: gpsfake kills its gpsd and exits.
+    /// SIGTERM: gpsfake kills its gpsd and exits. If it hangs, both are killed by pid, so no gpsd
+    /// outlives the test.
     func stop() {
+        let daemon = gpsdPID
         child.signal(SIGTERM)
-        if child.wait(timeout: 10) == nil { child.terminate() }
+        if child.wait(timeout: 5) == nil { child.terminate() }
+        if let daemon, (try? String(contentsOfFile: "/proc/\(daemon)/comm", encoding: .utf8))?.hasPrefix("gpsd") == true {
+            kill(daemon, SIGKILL)
+        }
     }
 
     /// Every JSON object gpsd sent gpsfake's own watcher, parsed with Foundation (an oracle
