@@ -45,6 +45,13 @@ final class RunSourceTests: XCTestCase {
         // The frames are numbered in order, `t` grows at about pngFps.
         XCTAssertEqual(seen.map(\.file), (1...seen.count).map { String(format: "frame-%06d.png", $0) })
         for (a, b) in zip(seen, seen.dropFirst()) { XCTAssertGreaterThan(b.t, a.t) }
+        // SIGUSR1: one extra frame in the sequence, with its line, said in the log.
+        daemon.child.signal(SIGUSR1)
+        let log = try daemon.waitForLog("<5>snapshot: \(frames.path)/frame-")
+        let snapshot = try XCTUnwrap(log.split(separator: "\n").first { $0.contains("snapshot:") })
+        let name = String(snapshot.split(separator: "/").last!)
+        try daemon.waitForFrames(in: frames, "the snapshot's line") { $0.contains { $0.file == name } }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: frames.appendingPathComponent(name).path), name)
         XCTAssertTrue(daemon.log.contains("<6>fixed position 45.50845,-73.56857"), daemon.log)
         XCTAssertFalse(daemon.log.contains("stale look"), daemon.log)
         XCTAssertEqual(daemon.stop().status, 0, daemon.log)
