@@ -1,7 +1,8 @@
 import LocationDot
 import Raster
 
-/// What lies under the dot: a plain colour or a prepared frame (a map) of the canvas's size.
+/// What lies under the dot: a plain colour or a prepared frame (a map) at least the canvas's size;
+/// a larger frame is shown from `FrameRenderer.backgroundOrigin` (a view that pans without a copy).
 public enum FrameBackground {
     case color(Color)
     case frame(OwnedPixelBuffer)
@@ -23,6 +24,8 @@ public final class FrameRenderer {
     /// What the dot covered in the previous frame: restored before the next one is painted.
     private var lastDot: Rect = .empty
     private var needsFullFrame = true
+    /// The background frame's pixel at the canvas's top-left corner.
+    public private(set) var backgroundOrigin = (x: 0, y: 0)
 
     /// Fails when the background colour is not opaque or a background frame has the wrong size.
     public init(width: Int, height: Int, style: DotStyle, scale: Double, background: FrameBackground) throws(FrameError) {
@@ -31,8 +34,8 @@ public final class FrameRenderer {
         case .color(let c):
             guard c.a == 255 else { throw FrameError("the background must be opaque (#RRGGBB), not a colour with alpha") }
         case .frame(let f):
-            guard f.buffer.width == width, f.buffer.height == height, f.buffer.format == .xrgb8888 else {
-                throw FrameError("a background image of \(f.buffer.width)x\(f.buffer.height) \(f.buffer.format) does not fit a \(width)x\(height) xrgb8888 frame")
+            guard f.buffer.width >= width, f.buffer.height >= height, f.buffer.format == .xrgb8888 else {
+                throw FrameError("a background image of \(f.buffer.width)x\(f.buffer.height) \(f.buffer.format) does not cover a \(width)x\(height) xrgb8888 frame")
             }
         }
         guard scale > 0, scale.isFinite else { throw FrameError("scale must be a number > 0, not \(scale)") }
@@ -77,6 +80,17 @@ public final class FrameRenderer {
     /// background, or when the shadow frame was written by someone else).
     public func invalidate() { needsFullFrame = true }
 
+    /// Shows a larger background frame from (x, y) (clamped so the canvas stays inside it); the
+    /// next `render` redraws everything when that moved the view.
+    public func scrollBackground(toX x: Int, y: Int) {
+        guard case .frame(let f) = background else { return }
+        let o = (x: min(max(x, 0), f.buffer.width - width), y: min(max(y, 0), f.buffer.height - height))
+        if o != backgroundOrigin {
+            backgroundOrigin = o
+            needsFullFrame = true
+        }
+    }
+
     /// Copies `region` of the shadow frame into `target` (XRGB8888 as is, RGB565 narrowed by
     /// look.md's tables), at the same place; returns the target rectangle written.
     @discardableResult
@@ -87,7 +101,10 @@ public final class FrameRenderer {
     private func restoreBackground(_ rect: Rect) {
         switch background {
         case .color(let c): shadow.buffer.fill(rect, with: c)
-        case .frame(let f): shadow.buffer.copy(rect, from: f.buffer)
+        case .frame(let f):
+            let view = PixelBuffer(base: f.buffer.row(backgroundOrigin.y) + backgroundOrigin.x * 4, width: width,
+                                   height: height, stride: f.buffer.stride, format: .xrgb8888)
+            shadow.buffer.copy(rect, from: view)
         }
     }
 }

@@ -20,6 +20,9 @@ struct DotLayout {
         var shadowSprite: SpritePlacement?
         var shadowBounds: Rect
         var bounds: Rect
+        /// The shadow's centre (1/256 px), the ring's moved by the pop-scaled offset.
+        var shadowX256 = 0
+        var shadowY256 = 0
     }
 
     var accuracy: Fill?
@@ -78,6 +81,8 @@ extension DotPainter {
             if let masks = shadow {
                 let sx = cx + ((shadowOffsetX256 * pop16 + 32768) >> 16)
                 let sy = cy + ((shadowOffsetY256 * pop16 + 32768) >> 16)
+                g.shadowX256 = sx
+                g.shadowY256 = sy
                 if pop16 == 65536 {
                     let p = masks.placement(centerX: sx, centerY: sy)
                     g.shadowPhase = p

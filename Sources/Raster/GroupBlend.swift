@@ -21,21 +21,29 @@ public enum GroupBlend {
                            groupAlpha: UInt32, knockout: UnsafePointer<UInt8>) {
         var p = pixels + x0
         for i in 0..<count {
-            let c = UInt32(disc[i])
-            let a = discAlpha == 255 ? c : Blend.div255(discAlpha &* c)
-            let s = UInt32(shadow[i])
-            var d = p.pointee
-            if s != 0 {
-                let k = UInt32(knockout[Int(a)])
-                let y = Blend.div255(s &* k)
-                if y != 0 { d = Blend.over(d, shadowPaint, alpha: y) }
-            }
-            if a != 0 {
-                let ga = groupAlpha == 255 ? a : Blend.div255(groupAlpha &* a)
-                d = Blend.over(d, discPaint, alpha: ga)
-            }
-            p.pointee = d
+            p.pointee = pixel(p.pointee, shadow: UInt32(shadow[i]), disc: UInt32(disc[i]),
+                              shadowPaint: shadowPaint, discPaint: discPaint, discAlpha: discAlpha,
+                              groupAlpha: groupAlpha, knockout: knockout)
             p += 1
         }
+    }
+
+    /// One pixel of the group: shadow alpha `s` and disc coverage `c` (both 0…255) over `d`.
+    @inline(__always)
+    public static func pixel(_ d: UInt32, shadow s: UInt32, disc c: UInt32,
+                             shadowPaint: SolidPaint, discPaint: SolidPaint, discAlpha: UInt32,
+                             groupAlpha: UInt32, knockout: UnsafePointer<UInt8>) -> UInt32 {
+        let a = discAlpha == 255 ? c : Blend.div255(discAlpha &* c)
+        var d = d
+        if s != 0 {
+            let k = UInt32(knockout[Int(a)])
+            let y = Blend.div255(s &* k)
+            if y != 0 { d = Blend.over(d, shadowPaint, alpha: y) }
+        }
+        if a != 0 {
+            let ga = groupAlpha == 255 ? a : Blend.div255(groupAlpha &* a)
+            d = Blend.over(d, discPaint, alpha: ga)
+        }
+        return d
     }
 }

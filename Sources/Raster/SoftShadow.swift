@@ -12,6 +12,9 @@ public final class SoftShadowMasks {
     public let sprite: SpriteMask
     private let storage: UnsafeMutablePointer<UInt8>
     private let boxes: [Rect]
+    /// The blurred silhouette with alpha baked in, 2^16 precision, (size+1)² with a zero first row
+    /// and column: what every phase is resampled from (kept for `referenceSample`).
+    private let base: [Int]
 
     /// - Parameters: radius and sigma in 1/256 px; alpha 0…255 of the whole shadow.
     public init(radius: Int, sigma: Int, alpha: Int) {
@@ -59,6 +62,7 @@ public final class SoftShadowMasks {
         }
         storage = store
         self.boxes = boxes
+        self.base = base
         var phase0 = [UInt8](repeating: 0, count: n * n)
         for i in 0..<(n * n) { phase0[i] = store[i] }
         sprite = SpriteMask(AlphaMask(width: n, height: n, alpha: phase0))
@@ -85,6 +89,20 @@ public final class SoftShadowMasks {
         return Placement(mask: UnsafePointer(storage + index * size * size), size: size,
                          originX: ox, originY: oy,
                          box: b.isEmpty ? .empty : Rect(x: b.x + ox, y: b.y + oy, width: b.width, height: b.height))
+    }
+
+    /// The shadow centred at (centerX, centerY) (1/256 px) at pixel (x, y), computed from the blurred
+    /// silhouette directly rather than read from a phase mask: the benchmark's reference painter
+    /// (`--verify`) checks the masks against it. Slow; not for the frame path.
+    public func referenceSample(x: Int, y: Int, centerX: Int, centerY: Int) -> UInt8 {
+        let qx = (centerX + 16) >> 5, qy = (centerY + 16) >> 5
+        let mx = x - ((qx >> 3) - margin), my = y - ((qy >> 3) - margin)
+        if mx < 0 || my < 0 || mx >= size || my >= size { return 0 }
+        let px = qx & 7, py = qy & 7, m = size + 1
+        func at(_ bx: Int, _ by: Int) -> Int { base[(by + 1) * m + bx + 1] }  // bx, by ≥ −1
+        let v = at(mx, my) * ((8 - px) * (8 - py)) + at(mx - 1, my) * (px * (8 - py))
+            + at(mx, my - 1) * ((8 - px) * py) + at(mx - 1, my - 1) * (px * py)
+        return UInt8((v + (1 << 21)) >> 22)
     }
 
     /// Phase (px, py): the silhouette moved right by px/8 and down by py/8, bilinearly, rounded to

@@ -18,6 +18,7 @@ let commands: [Command] = [
     Command(name: "watch", summary: "print each fix gpsd reports as one JSON line", run: watchCommand),
     Command(name: "run", summary: "the daemon: the dot on the display, positions from gpsd (the unit runs it)", run: runCommand),
     Command(name: "check-config", summary: "validate a configuration and print the effective one", run: checkConfigCommand),
+    Command(name: "bench", summary: "measure the frame path (damage, paint, copy-out) over a textured map", run: benchCommand),
 ]
 
 func usage() -> String {

@@ -1,0 +1,99 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `pulsedot bench` as BENCHMARKS.md runs it: the built binary. Speed is never asserted here (the
+/// machine is shared); what is asserted is that the fast frame path paints exactly what the plain
+/// reference path paints (`--verify`), and that the report says what it should.
+final class BenchCommandTests: XCTestCase {
+    private func bench(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProgram(try TestEnvironment.pulsedotBinary(), ["bench"] + args, timeout: 600)
+    }
+
+    private func assertVerified(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try bench(args + ["--verify"])
+        XCTAssertEqual(run.status, 0, "bench \(args.joined(separator: " ")): \(run.stderr)", file: file, line: line)
+        XCTAssertTrue(run.stdout.contains("verify: all "), run.stdout, file: file, line: line)
+    }
+
+    /// A few dozen frames of every scene in both scan-out formats, full HD, stock look.
+    func testEverySceneAndFormatMatchesTheReferencePainter() throws {
+        for scene in ["static", "moving", "pan", "copy"] {
+            for format in ["xrgb8888", "rgb565"] {
+                try assertVerified(["--scene", scene, "--format", format, "--frames", "36"])
+            }
+        }
+    }
+
+    /// Whole halo cycles (growth, fade, the jump back to nothing) on small canvases, where the halo
+    /// is also clipped by the canvas's edges; both looks (the default one breathes) and scale 2.
+    func testWholeCyclesOnSmallCanvasesMatchTheReferencePainter() throws {
+        for (look, frames) in [("stock", "190"), ("default", "250")] {
+            for scale in ["1", "2"] {
+                for scene in ["moving", "pan"] {
+                    try assertVerified(["--scene", scene, "--look", look, "--scale", scale, "--frames", frames,
+                                        "--width", "200", "--height", "150", "--format", scene == "pan" ? "rgb565" : "xrgb8888"])
+                }
+            }
+        }
+        try assertVerified(["--scene", "static", "--scale", "1.5", "--frames", "190", "--width", "97", "--height", "61"])
+    }
+
+    func testTextReportHasEveryFrameAndTheSummary() throws {
+        let run = try bench(["--scene", "moving", "--frames", "12", "--width", "320", "--height", "240"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "pulsedot bench: moving, xrgb8888 320x240, scale 1.0, stock look, 12 frames")
+        let frames = lines.filter { $0.hasPrefix("frame ") && !$0.hasPrefix("frame time") }
+        XCTAssertEqual(frames.count, 12)
+        // The first two frames are whole frames, one per scan-out buffer.
+        XCTAssertTrue(frames[0].hasSuffix("touched 76800 px, copied 307200 bytes"), frames[0])
+        XCTAssertTrue(frames[1].hasSuffix("copied 307200 bytes"), frames[1])
+        XCTAssertTrue(frames[5].range(of: #"^frame 5: hash [0-9a-f]{16}, touched \d+ px, copied \d+ bytes$"#, options: .regularExpression) != nil, frames[5])
+        for prefix in ["pixels touched per frame: ", "bytes copied per frame: ", "frame time: p50 ", "hash: "] {
+            XCTAssertTrue(lines.contains { $0.hasPrefix(prefix) }, "no '\(prefix)…' line in\n\(run.stdout)")
+        }
+    }
+
+    func testJSONReportAgreesWithTheTextOneAndRunsAreDeterministic() throws {
+        let args = ["--scene", "pan", "--format", "rgb565", "--frames", "20", "--width", "300", "--height", "200"]
+        let text = try bench(args)
+        let json = try bench(args + ["--json", "--verify"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["scene"] as? String, "pan")
+        XCTAssertEqual(object["format"] as? String, "rgb565")
+        XCTAssertEqual(object["frames"] as? Int, 20)
+        XCTAssertEqual(object["verified"] as? Bool, true)
+        let perFrame = try XCTUnwrap(object["perFrame"] as? [[String: Any]])
+        XCTAssertEqual(perFrame.count, 20)
+        // pan redraws and copies the whole frame every frame.
+        for f in perFrame {
+            XCTAssertEqual(f["touched"] as? Int, 300 * 200)
+            XCTAssertEqual(f["bytesCopied"] as? Int, 300 * 200 * 2)
+        }
+        let hashes = perFrame.compactMap { $0["hash"] as? String }
+        let textHashes = text.stdout.split(separator: "\n").filter { $0.hasPrefix("frame ") && !$0.hasPrefix("frame time") }
+            .map { String($0.split(separator: " ")[3].dropLast()) }
+        XCTAssertEqual(hashes, textHashes)
+        let combined = try XCTUnwrap(object["hash"] as? String)
+        XCTAssertTrue(text.stdout.contains("hash: \(combined) (all frames)"))
+        // The dot moves: frames differ.
+        XCTAssertGreaterThan(Set(hashes).count, 15)
+    }
+
+    func testBadOptionsAreOneLineErrors() throws {
+        for (args, message) in [(["--scene", "spin"], "--scene spin: expected static, moving, pan or copy"),
+                                (["--format", "rgb888"], "--format rgb888: expected xrgb8888 or rgb565"),
+                                (["--look", "ios"], "--look ios: expected stock or default"),
+                                (["--frames", "0"], "--frames 0: expected a whole number from 1 to 1000000"),
+                                (["--wide"], "unknown option --wide")] {
+            let run = try bench(args)
+            XCTAssertEqual(run.status, 2, "\(args)")
+            XCTAssertTrue(run.stderr.hasPrefix("pulsedot: bench: "), run.stderr)
+            XCTAssertTrue(run.stderr.contains(message), "\(args): \(run.stderr)")
+            XCTAssertEqual(run.stderr.filter { $0 == "\n" }.count, 1, run.stderr)
+        }
+    }
+}
