@@ -378,6 +378,14 @@ public final class GPSDClient {
             onEvent(.gst(gst))
         case .error(let text):
             onEvent(.warning("gpsd at \(configuration.endpoint) says: \(text)"))
+            // gpsd answers a watch for a receiver it does not have with only this ERROR. It is up
+            // and has no receiver for us: waiting quietly beats reconnecting every silence timeout.
+            // If the receiver appears, gpsd sends DEVICE; should no data follow, the silence
+            // timeout reconnects and the watch is sent again.
+            if !session.knowsDevices {
+                session.knowsDevices = true
+                reportDevices(session)
+            }
         }
     }
 

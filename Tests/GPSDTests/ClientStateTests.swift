@@ -50,6 +50,19 @@ final class ClientStateTests: XCTestCase {
         XCTAssertEqual(h.states.suffix(2), [.noReceiver, .receiving(devices: ["/dev/ttyACM0"])])
     }
 
+    func testAWatchedReceiverGpsdLacksIsNoReceiverUntilItAppears() throws {
+        let server = try LoopbackServer()
+        let h = try ClientHarness.local(port: server.port, device: "/dev/ttyUSB0")
+        let peer = try connected(h, server)
+        try LoopbackServer.send(GPSDSamples.version + "\r\n" + #"{"class":"ERROR","message":"No such device as /dev/ttyUSB0"}"# + "\r\n", to: peer)
+        XCTAssertTrue(h.pump { h.states.last == .noReceiver })
+        XCTAssertNil(h.client.deadline, "no silence timeout while gpsd has no receiver for us")
+        // Plugged in later: gpsd announces it; if no data follows, the silence timeout re-watches.
+        try LoopbackServer.send(#"{"class":"DEVICE","path":"/dev/ttyUSB0","activated":"2024-06-01T12:00:00.000Z"}"# + "\r\n", to: peer)
+        XCTAssertTrue(h.pump { h.states.last == .receiving(devices: ["/dev/ttyUSB0"]) })
+        XCTAssertEqual(h.client.deadline, h.now.advanced(by: .seconds(10)))
+    }
+
     func testActiveReceiverSilenceReconnectsAndEachFixMovesTheDeadline() throws {
         let server = try LoopbackServer()
         let h = try ClientHarness.local(port: server.port)

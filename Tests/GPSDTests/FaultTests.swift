@@ -82,6 +82,15 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(h.client.statistics.connectionAttempts, 1, "no reconnect loop")
         XCTAssertEqual(h.client.health, .noReceiver)
         XCTAssertNil(h.client.deadline)
+
+        // Watching one receiver gpsd does not have: gpsd answers with only an ERROR.
+        let one = try ClientHarness.local(port: port, silenceTimeout: .milliseconds(300), device: "/dev/pulsedot-missing", realTime: true)
+        one.start()
+        XCTAssertTrue(one.pump(until: { one.states.last == .noReceiver }, timeout: 10), "\(one.states)")
+        one.pump(until: { false }, timeout: 2)
+        XCTAssertEqual(one.states, [.connecting, .connected(release: "3.22"), .noReceiver])
+        XCTAssertEqual(one.warnings, ["gpsd at 127.0.0.1:\(port) says: No such device as /dev/pulsedot-missing"])
+        XCTAssertEqual(one.client.statistics.connectionAttempts, 1, "no reconnect loop")
     }
 
     func testServerThatAcceptsAndNeverSpeaksTimesOutAndIsRetried() throws {
