@@ -129,9 +129,16 @@ public final class RunDaemon {
     private func prepareDescriptors() {
         descriptors[0].fd = signals.descriptor.rawValue
         descriptors[0].events = Int16(POLLIN)
-        descriptors[1].fd = timer.descriptor.rawValue
+        // While waiting for a display there is nothing to draw: the timer is not polled (its
+        // expirations pile up harmlessly and are read as one).
+        if case .active(let d) = display {
+            descriptors[1].fd = timer.descriptor.rawValue
+            descriptors[2].fd = d.pollDescriptor
+        } else {
+            descriptors[1].fd = -1
+            descriptors[2].fd = -1
+        }
         descriptors[1].events = Int16(POLLIN)
-        if case .active(let d) = display { descriptors[2].fd = d.pollDescriptor } else { descriptors[2].fd = -1 }
         descriptors[2].events = Int16(POLLIN)
         descriptors[3].fd = feed.descriptor
         descriptors[3].events = feed.pollEvents

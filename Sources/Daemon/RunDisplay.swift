@@ -4,7 +4,7 @@ import Syscall
 
 /// Where finished frames go.
 public enum FrameSink {
-    /// A panel through DRM/KMS; the renderer's changed rectangle is copied into its canvas.
+    /// A panel through DRM/KMS, whose canvas is the first view's shadow frame.
     case kms(KMSOutput)
     /// PNG files and `frames.jsonl` (headless testbeds).
     case png(PNGFrames)
@@ -20,12 +20,17 @@ public final class ActiveDisplay {
     public let name: String
     /// Physical lines of the display, which choose the default `scale`.
     public let physicalHeight: Int
+    /// The renderer whose shadow frame the KMS output took as its canvas (so the frame is not
+    /// copied twice). Kept alive with the output; a view made later (a reload) draws into its own
+    /// shadow frame, whose damage is then copied into this one.
+    private let canvasOwner: FrameRenderer?
 
-    init(sink: FrameSink, view: RunView, name: String, physicalHeight: Int) {
+    init(sink: FrameSink, view: RunView, name: String, physicalHeight: Int, canvasOwner: FrameRenderer? = nil) {
         self.sink = sink
         self.view = view
         self.name = name
         self.physicalHeight = physicalHeight
+        self.canvasOwner = canvasOwner
     }
 
     /// The descriptor to poll for flip events, or -1.
@@ -40,7 +45,7 @@ public final class ActiveDisplay {
     /// Hands the frame's changed rectangle to the sink (KMS: into its canvas, then present).
     func present(_ damage: Rect) throws {
         guard case .kms(let output) = sink else { return }
-        output.canvas.copy(damage, from: view.renderer.shadow.buffer)
+        if view.renderer !== canvasOwner { output.canvas.copy(damage, from: view.renderer.shadow.buffer) }
         try output.present(damage: damage)
     }
 
@@ -106,13 +111,13 @@ func openDisplay(_ settings: DisplaySettings, now: Double, log: RunLog,
         }
         do {
             let view = try makeView(output.canvasWidth, output.canvasHeight, output.mode.height)
+            output.adopt(canvas: view.renderer.shadow.buffer)
             // The first frame (the map, and the dot if a fix is known) is on the canvas before the
             // mode set shows it.
-            let damage = view.draw(at: now)
-            output.canvas.copy(damage, from: view.renderer.shadow.buffer)
+            _ = view.draw(at: now)
             try output.start()
-            return .opened(ActiveDisplay(sink: .kms(output), view: view,
-                                         name: "\(output.name) \(output.mode)", physicalHeight: output.mode.height))
+            return .opened(ActiveDisplay(sink: .kms(output), view: view, name: "\(output.name) \(output.mode)",
+                                         physicalHeight: output.mode.height, canvasOwner: view.renderer))
         } catch let error as KMSError {
             output.close()
             return .waiting(reason: "\(error)", retryAfter: error.recovery == .giveUp ? .seconds(10) : .seconds(2))

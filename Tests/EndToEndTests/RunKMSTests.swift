@@ -15,8 +15,9 @@ final class RunKMSTests: XCTestCase {
         let console = ScreenImage(try vm.stableScreendump())
         // A stop kiosk: fixed position (which centres the map), the halo off so the screen settles.
         let look = "--set delayBetweenPulseCycles=inf --set scale=2"
-        let pid = try vm.spawn("STATE_DIRECTORY=/tmp pulsedot run --set display.output=auto --set source.position=45.5017,-73.5673 "
-                               + "--set display.fps=20 --set log.level=debug \(look)")
+        XCTAssertEqual(try vm.run("printf '[map]\\nzoom = 17\\n' > /tmp/pulsedot.conf").status, 0)
+        let pid = try vm.spawn("STATE_DIRECTORY=/tmp pulsedot run --config /tmp/pulsedot.conf --set display.output=auto "
+                               + "--set source.position=45.5017,-73.5673 --set display.fps=20 --set log.level=debug \(look)")
         let log = try vm.waitForOutput(pid, containing: "<5>first fix at 45.5017,-73.5673")
         XCTAssertTrue(log.contains("<6>output /dev/dri/card0 (bochs-drm) Virtual-1 1280x800"), log)
         XCTAssertTrue(log.contains("canvas 1280x800, scale 2 px/pt"), log)
@@ -36,6 +37,16 @@ final class RunKMSTests: XCTestCase {
         let snapped = try vm.waitForOutput(pid, containing: "<5>snapshot: /tmp/snapshot-")
         let listing = try vm.run("ls /tmp/snapshot-*.png")
         XCTAssertEqual(listing.status, 0, snapped)
+
+        // SIGHUP with a new colour: the output stays, a new view draws into its canvas.
+        XCTAssertEqual(try vm.run("printf '[dot]\\nannotationColor = #FF3B30\\n' > /tmp/pulsedot.conf").status, 0)
+        _ = try vm.run("kill -HUP \(pid)")
+        try vm.waitForOutput(pid, containing: "<5>configuration reloaded")
+        let red = ScreenImage(try vm.stableScreendump { ScreenImage($0).centroid(of: (255, 59, 48)) != nil })
+        let redDot = try XCTUnwrap(red.centroid(of: (255, 59, 48)), "the reloaded colour is not on the screen")
+        XCTAssertEqual(redDot.x, 640, accuracy: 1)
+        XCTAssertEqual(redDot.y, 400, accuracy: 1)
+        XCTAssertNil(red.centroid(of: KMSShowTests.dotColor), "the old dot is still on the screen")
 
         XCTAssertEqual(try vm.stop(pid), 0, (try? vm.backgroundOutput(pid)) ?? "")
         let after = ScreenImage(try vm.stableScreendump())

@@ -74,10 +74,24 @@ final class RunGPSFake {
 
     deinit { stop() }
 
-    /// SIGTERM: gpsfake stops its gpsd and exits.
+    /// SIGTERM: gpsfake stops its gpsd and exits. gpsfake can hang (tcdrain on its pty under
+    /// load): then it is killed, and its gpsd by pid, so no gpsd outlives the test or holds the port.
     func stop() {
+        let daemon = gpsdPID
         child.signal(SIGTERM)
-        if child.wait(timeout: 10) == nil { child.terminate() }
+        if child.wait(timeout: 5) == nil { child.terminate() }
+        if let daemon, (try? String(contentsOfFile: "/proc/\(daemon)/comm", encoding: .utf8))?.hasPrefix("gpsd") == true {
+            kill(daemon, SIGKILL)
+            _ = ChildProcess.waitUntil(timeout: 5) { !FileManager.default.fileExists(atPath: "/proc/\(daemon)/comm") }
+        }
+    }
+
+    /// The gpsd that gpsfake started, from the kernel's list of its children.
+    var gpsdPID: Int32? {
+        let children = (try? String(contentsOfFile: "/proc/\(child.pid)/task/\(child.pid)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { Int32($0) }.first { pid in
+            ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix("gpsd")
+        }
     }
 
     static func requireGPSFake() throws {
