@@ -18,7 +18,7 @@ final class KMSRecoveryTests: XCTestCase {
         let waiting = try vm.waitForOutput(second, containing: "in use by another DRM master")
         XCTAssertTrue(waiting.contains("/dev/dri/card0 is in use by another DRM master (drmModeSetCrtc: Permission denied)"), waiting)
         XCTAssertEqual(try vm.stop(first), 0)
-        let log = try vm.waitForOutput(second, containing: "still frame at clock", timeout: 30)
+        let log = try vm.waitForOutput(second, containing: "still frame at clock")
         XCTAssertEqual(log.components(separatedBy: "in use by another DRM master").count - 1, 1, "said once: \(log)")
         let screen = ScreenImage(try vm.stableScreendump { ScreenImage($0).centroid(of: KMSShowTests.dotColor) != nil })
         let dot = try XCTUnwrap(screen.centroid(of: KMSShowTests.dotColor))
@@ -42,7 +42,7 @@ final class KMSRecoveryTests: XCTestCase {
         XCTAssertTrue(gone.contains("/dev/dri/card0 went away"), gone)
         try vm.waitForOutput(pid, containing: "no DRM device")
         XCTAssertEqual(try vm.run("echo -n \(pci) > /sys/bus/pci/drivers/bochs-drm/bind").status, 0)
-        let log = try vm.waitForOutput(pid, "a second start", timeout: 30) {
+        let log = try vm.waitForOutput(pid, "a second start") {
             $0.components(separatedBy: "SIGTERM or SIGINT to stop").count == 3
         }
         XCTAssertEqual(log.components(separatedBy: "went away").count - 1, 1, "said once: \(log)")

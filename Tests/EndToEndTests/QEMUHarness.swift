@@ -16,6 +16,8 @@ import TestSupport
 /// The guest runs a busybox shell that executes the lines the host sends over a second serial
 /// port; its output comes back on the first serial port (the console), which is also a log for
 /// failure messages. Missing QEMU or kernel is a test failure unless `PULSEDOT_SKIP=qemu`.
+/// Timeouts are generous (a boot takes about 3 s alone, but TCG on a loaded 2-core machine can be
+/// ten times slower); they bound a hang, they do not measure speed.
 final class QEMUMachine {
     /// A QEMU display adapter and the kernel module that drives it.
     struct Display: Sendable {
@@ -51,7 +53,7 @@ final class QEMUMachine {
     /// the guest shell takes commands. `kernelArguments` are added to the command line
     /// (e.g. `video=1024x768`); `files` are extra (host path, guest path) pairs for the initramfs.
     static func boot(display: Display, kernelArguments: String = "", memoryMB: Int = 512,
-                     files: [(String, String)] = [], timeout: Double = 60) throws -> QEMUMachine {
+                     files: [(String, String)] = [], timeout: Double = 180) throws -> QEMUMachine {
         let kernel = try TestKernel.locate()
         let qemu = try QEMUMachine.qemuBinary()
         let dir = try TestEnvironment.temporaryDirectory("qemu")
@@ -72,7 +74,7 @@ final class QEMUMachine {
             "-qmp", "unix:\(qmpPath),server=on,wait=off",
         ]
         let process = try ChildProcess(qemu, args, label: "qemu(\(display.qemuDevice))")
-        guard ChildProcess.waitUntil(timeout: 10, {
+        guard ChildProcess.waitUntil(timeout: 30, {
             FileManager.default.fileExists(atPath: qmpPath) && FileManager.default.fileExists(atPath: controlPath)
                 || !process.isRunning
         }), process.isRunning else {
@@ -114,7 +116,7 @@ final class QEMUMachine {
     /// Runs `command` in the guest shell and waits for it: its exit status and output (stdout and
     /// stderr together).
     @discardableResult
-    func run(_ command: String, timeout: Double = 30) throws -> (status: Int32, output: String) {
+    func run(_ command: String, timeout: Double = 60) throws -> (status: Int32, output: String) {
         commandCounter += 1
         let n = commandCounter
         try send("{ \(command) ; } > /tmp/out.\(n) 2>&1; s=$?; sed 's/^/@\(n) /' /tmp/out.\(n); echo \"@\(n)-EXIT $s\"")
@@ -145,14 +147,14 @@ final class QEMUMachine {
 
     /// Waits until a spawned command's output contains `text`; returns the output.
     @discardableResult
-    func waitForOutput(_ pid: Int, containing text: String, timeout: Double = 60) throws -> String {
+    func waitForOutput(_ pid: Int, containing text: String, timeout: Double = 120) throws -> String {
         try waitForOutput(pid, "\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until a spawned command's output satisfies `condition` (`what` names it in the
     /// failure); returns the output.
     @discardableResult
-    func waitForOutput(_ pid: Int, _ what: String, timeout: Double = 60, until condition: (String) -> Bool) throws -> String {
+    func waitForOutput(_ pid: Int, _ what: String, timeout: Double = 120, until condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let output = try backgroundOutput(pid)
@@ -165,7 +167,7 @@ final class QEMUMachine {
     }
 
     /// Sends SIGTERM (or `signal`) to a spawned process and waits for it: its exit status.
-    func stop(_ pid: Int, signal: String = "TERM", timeout: Double = 20) throws -> Int32 {
+    func stop(_ pid: Int, signal: String = "TERM", timeout: Double = 60) throws -> Int32 {
         let r = try run("kill -\(signal) \(pid); wait \(pid); echo \"STATUS $?\"", timeout: timeout)
         guard let line = r.output.split(separator: "\n").last(where: { $0.hasPrefix("STATUS ") }),
               let status = Int32(line.dropFirst(7)) else {
@@ -232,7 +234,7 @@ final class QEMUMachine {
     /// Screendumps until two consecutive ones agree: emulated displays (and fbdev emulation) flush
     /// on a timer, so one dump can catch a frame half pushed. `satisfying` adds a condition (e.g.
     /// the dot is there) so a dump of the console before the program drew is not taken for stable.
-    func stableScreendump(timeout: Double = 30, interval: Double = 0.25,
+    func stableScreendump(timeout: Double = 60, interval: Double = 0.25,
                           satisfying condition: (RGBAImage) -> Bool = { _ in true }) throws -> RGBAImage {
         let deadline = Date().addingTimeInterval(timeout)
         var previous = try screendump()
@@ -250,7 +252,7 @@ final class QEMUMachine {
     // MARK: QMP
 
     private func qmpHandshake() throws {
-        _ = try qmp.readLine(timeout: 10)  // the greeting
+        _ = try qmp.readLine(timeout: 60)  // the greeting
         _ = try qmpCommand("{\"execute\":\"qmp_capabilities\"}")
     }
 
@@ -259,7 +261,7 @@ final class QEMUMachine {
     private func qmpCommand(_ json: String) throws -> String {
         try qmp.write(json + "\n")
         while true {
-            let line = try qmp.readLine(timeout: 20)
+            let line = try qmp.readLine(timeout: 60)
             if line.contains("\"return\"") { return line }
             if line.contains("\"error\"") { throw TestFailure("QMP \(json) failed: \(line)") }
         }
