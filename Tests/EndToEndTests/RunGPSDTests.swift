@@ -77,6 +77,8 @@ final class RunGPSDTests: XCTestCase {
             XCTAssertEqual(y, p.y, accuracy: 0.01, "\(line)")
             // ...and that position is on the driven route, never beyond it.
             XCTAssertLessThan(route.distance(lat: lat, lon: lon), 2e-8, "\(line) is off the route")
+            // The course (60° at 20 knots, above headingMinSpeed) once gpsd has reported it.
+            if let heading = line.heading { XCTAssertEqual(heading, 60, accuracy: 1e-9, "\(line)") }
             if !drive.fixes.contains(where: { abs($0.lat - lat) < 2e-8 && abs($0.lon - lon) < 2e-8 }) { between += 1 }
             if let previous = lastLive {
                 XCTAssertGreaterThanOrEqual(lat, previous.lat! - 2e-8, "\(line) went back along the route after \(previous)")
@@ -84,6 +86,7 @@ final class RunGPSDTests: XCTestCase {
             lastLive = line
         }
         XCTAssertNotNil(lastLive, "no live frame")
+        XCTAssertEqual(lastLive?.heading, 60, "the resting dot shows the course")
         XCTAssertGreaterThan(between, 0, "the dot never glided between fixes")
         let stopped = daemon.stop()
         XCTAssertEqual(stopped.status, 0, daemon.log)
