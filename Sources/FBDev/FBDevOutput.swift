@@ -54,6 +54,8 @@ public final class FBDevOutput: FrameOutput {
     private var closed = false
     private var panned = false
     private let log: (String) -> Void
+    /// Monotonic nanoseconds: tells a real vsync wait from one that returns at once.
+    private let clock: () -> Int64
 
     public var canvas: PixelBuffer {
         if let adopted { return adopted }
@@ -84,7 +86,8 @@ public final class FBDevOutput: FrameOutput {
     /// memory. Nothing is written until `start()`. On failure the device is left open: the
     /// caller closes it.
     public init(device: FramebufferDevice, configuration: FBDevConfiguration,
-                log: @escaping (String) -> Void = { _ in }) throws(FBDevError) {
+                log: @escaping (String) -> Void = { _ in },
+                clock: @escaping () -> Int64 = { MonotonicInstant.now().nanoseconds }) throws(FBDevError) {
         let v: VariableScreenInfo, f: FixedScreenInfo
         do {
             v = try device.variableInfo()
@@ -115,6 +118,7 @@ public final class FBDevOutput: FrameOutput {
         self.original = v
         self.layout = layout
         self.log = log
+        self.clock = clock
         width = v.xres
         height = v.yres
         update = configuration.update
@@ -157,6 +161,9 @@ public final class FBDevOutput: FrameOutput {
 
     /// Whether two screens fit one above the other and the driver can pan between them; if not,
     /// why not.
+    /// Under a millisecond between two vblanks is no vblank (no panel refreshes at 1000 Hz).
+    static let shortestFrameNanoseconds: Int64 = 1_000_000
+
     static func panning(_ v: VariableScreenInfo, _ f: FixedScreenInfo) -> (Bool, String) {
         if f.ypanstep == 0 { return (false, "the driver cannot pan (ypanstep 0)") }
         if v.yresVirtual < 2 * v.yres {
@@ -201,10 +208,20 @@ public final class FBDevOutput: FrameOutput {
             reason = update == .auto ? "damage in place: \(why)" : "damage in place (configured)"
         }
         do {
+            // The first wait ends at a vblank, so the second lasts a whole frame where the driver
+            // really waits. DRM's fbdev emulation answers at once on drivers without a vblank
+            // interrupt (bochs, cirrus): pacing by it would be no pacing at all.
             try device.waitForVSync()
-            pacing = .vsync
-            statistics.vsyncWaits += 1
-            reason += "; paced by FBIO_WAITFORVSYNC"
+            let begin = clock()
+            try device.waitForVSync()
+            statistics.vsyncWaits += 2
+            if clock() - begin >= Self.shortestFrameNanoseconds {
+                pacing = .vsync
+                reason += "; paced by FBIO_WAITFORVSYNC"
+            } else {
+                pacing = .timer
+                reason += "; FBIO_WAITFORVSYNC returns at once (no vblank interrupt): the frame timer paces"
+            }
         } catch {
             if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
             pacing = .timer

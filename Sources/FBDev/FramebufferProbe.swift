@@ -13,10 +13,13 @@ public struct FramebufferProbe: Sendable {
     public var panProblem: String
     /// 0: FBIO_WAITFORVSYNC works; else its errno.
     public var vsyncErrno: Int32
+    /// It works and really waits for a vblank (DRM's emulation answers at once without one).
+    public var vsyncWaits: Bool
 
     /// Reads everything from `device` (a vsync wait included: it takes at most a frame). Nothing
     /// is written or panned.
-    public static func read(_ device: FramebufferDevice) throws(FBDevError) -> FramebufferProbe {
+    public static func read(_ device: FramebufferDevice,
+                            clock: () -> Int64 = { MonotonicInstant.now().nanoseconds }) throws(FBDevError) -> FramebufferProbe {
         let v: VariableScreenInfo, f: FixedScreenInfo
         do {
             v = try device.variableInfo()
@@ -26,10 +29,18 @@ public struct FramebufferProbe: Sendable {
             throw FBDevError.classify(error, device: device.path)
         }
         var vsync: Int32 = 0
-        do { try device.waitForVSync() } catch { vsync = error.errno }
+        var waits = false
+        do {
+            try device.waitForVSync()
+            let begin = clock()
+            try device.waitForVSync()
+            waits = clock() - begin >= FBDevOutput.shortestFrameNanoseconds
+        } catch {
+            vsync = error.errno
+        }
         let (canPan, why) = FBDevOutput.panning(v, f)
         return FramebufferProbe(path: device.path, fixed: f, variable: v, layout: FramebufferLayout.decode(v, f),
-                                panProblem: canPan ? "" : why, vsyncErrno: vsync)
+                                panProblem: canPan ? "" : why, vsyncErrno: vsync, vsyncWaits: waits)
     }
 
     var layoutText: String {
@@ -37,6 +48,10 @@ public struct FramebufferProbe: Sendable {
         case .success(let l): return "\(l)"
         case .failure(let r): return "unsupported: \(r.layout)"
         }
+    }
+
+    var vsyncText: String {
+        vsyncErrno == 0 && !vsyncWaits ? "no (it returns at once: no vblank interrupt)" : Self.errnoText(vsyncErrno)
     }
 
     static func errnoText(_ code: Int32) -> String {
@@ -56,7 +71,7 @@ public struct FramebufferProbe: Sendable {
         out += "  pixels: \(FramebufferLayout.describe(v)): \(layoutText)\n"
         out += "  line length: \(fixed.lineLength) bytes, memory: \(fixed.memoryLength) bytes\n"
         out += "  double buffering by panning: \(panProblem.isEmpty ? "yes" : "no (\(panProblem))")\n"
-        out += "  FBIO_WAITFORVSYNC: \(Self.errnoText(vsyncErrno))\n"
+        out += "  FBIO_WAITFORVSYNC: \(vsyncText)\n"
         return out
     }
 
@@ -86,7 +101,7 @@ public struct FramebufferProbe: Sendable {
             fields.append((name, "{\"offset\":\(b.offset),\"length\":\(b.length)}"))
         }
         fields.append(("pan", panProblem.isEmpty ? "true" : "false"))
-        fields.append(("vsync", Self.quote(vsyncErrno == 0 ? "yes" : (Self.errnoText(vsyncErrno).hasPrefix("no") ? "no" : "unknown"))))
+        fields.append(("vsync", Self.quote(vsyncText.hasPrefix("yes") ? "yes" : vsyncText.hasPrefix("no") ? "no" : "unknown")))
         return "{" + fields.map { "\(Self.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -71,8 +71,8 @@ final class InPlaceTests: XCTestCase {
             Scene.fill(output.canvas, Rect(x: frame, y: frame, width: 4, height: 4), Scene.pattern(frame))
             try output.present(damage: Rect(x: frame, y: frame, width: 4, height: 4))
         }
-        XCTAssertEqual(fb.vsyncWaits, 4, "one at start (asking), one per frame")
-        XCTAssertEqual(output.statistics.vsyncWaits, 4)
+        XCTAssertEqual(fb.vsyncWaits, 5, "two at start (asking), one per frame")
+        XCTAssertEqual(output.statistics.vsyncWaits, 5)
         Scene.assertPanelShowsCanvas(fb, output, "after three frames")
     }
 
@@ -82,7 +82,20 @@ final class InPlaceTests: XCTestCase {
         let output = try Scene.make(fb)
         try output.start()
         try output.present(damage: Rect(x: 0, y: 0, width: 3, height: 3))
-        XCTAssertEqual(fb.log, ["map 9600", "pan 0,30", "vsync", "pan 0,0", "vsync"])
+        XCTAssertEqual(fb.log, ["map 9600", "pan 0,30", "vsync", "vsync", "pan 0,0", "vsync"])
+    }
+
+    func testAVSyncThatReturnsAtOnceDoesNotPace() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30)
+        fb.vsyncErrno = 0
+        fb.vsyncPeriod = 0
+        var lines: [String] = []
+        let output = try Scene.make(fb) { lines.append($0) }
+        try output.start()
+        XCTAssertEqual(output.pacing, .timer)
+        XCTAssertTrue(lines.last?.hasSuffix("; FBIO_WAITFORVSYNC returns at once (no vblank interrupt): the frame timer paces") ?? false, "\(lines)")
+        try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
+        XCTAssertEqual(fb.vsyncWaits, 2, "no wait per frame")
     }
 
     func testAVSyncThatStopsWorkingFallsBackToTheTimerOnce() throws {
@@ -91,7 +104,7 @@ final class InPlaceTests: XCTestCase {
         try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
         XCTAssertEqual(output.pacing, .timer)
         try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
-        XCTAssertEqual(fb.vsyncWaits, 1, "only the wait at start succeeded; none tried after the failure")
+        XCTAssertEqual(fb.vsyncWaits, 2, "only the waits at start succeeded; none tried after the failure")
         Scene.assertPanelShowsCanvas(fb, output, "after the fallback")
     }
 }

@@ -15,6 +15,11 @@ final class MemoryFramebuffer: FramebufferDevice {
     var fixed: FixedScreenInfo
     /// 0 or the errno FBIO_WAITFORVSYNC gives.
     var vsyncErrno: Int32 = ENOTTY
+    /// Nanoseconds a vsync wait takes on the device's clock (0: it returns at once, as DRM's
+    /// fbdev emulation does without a vblank interrupt).
+    var vsyncPeriod: Int64 = 16_666_667
+    /// The device's own monotonic clock, advanced only by vsync waits: the output's clock in tests.
+    private(set) var time: Int64 = 0
     /// Errors for the next calls of that name ("pan", "waitForVSync", "variableInfo", "map").
     var failures: [String: [Int32]] = [:]
 
@@ -103,6 +108,7 @@ final class MemoryFramebuffer: FramebufferDevice {
         if let e = fail("waitForVSync") { throw e }
         if vsyncErrno != 0 { throw SyscallError(call: "ioctl FBIO_WAITFORVSYNC", object: path, errno: vsyncErrno) }
         vsyncWaits += 1
+        time += vsyncPeriod
         log.append("vsync")
     }
 

@@ -7,7 +7,7 @@ import XCTest
 final class ProbeTests: XCTestCase {
     func testReportsLayoutPanningAndVSync() throws {
         let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: 60, layout: .rgb565, padding: 4)
-        let probe = try FramebufferProbe.read(fb)
+        let probe = try FramebufferProbe.read(fb, clock: { fb.time })
         XCTAssertEqual(probe.text, """
         /dev/fb0: framebuffer memfb
           screen: 40x30, virtual 40x60, offset 0,0
@@ -31,12 +31,23 @@ final class ProbeTests: XCTestCase {
         let fb = MemoryFramebuffer.make(width: 40, height: 30)
         fb.variable.bitsPerPixel = 24
         fb.vsyncErrno = 0
-        let probe = try FramebufferProbe.read(fb)
+        let probe = try FramebufferProbe.read(fb, clock: { fb.time })
         XCTAssertTrue(probe.text.contains("  pixels: 24 bpp, red 8@16 green 8@8 blue 8@0: unsupported: 24 bpp, red 8@16 green 8@8 blue 8@0 (24 bits per pixel)\n"), probe.text)
         XCTAssertTrue(probe.text.contains("FBIO_WAITFORVSYNC: yes"), probe.text)
         XCTAssertTrue(probe.text.contains("double buffering by panning: no (the virtual screen (40x30) has no room for a second 40x30 screen)"), probe.text)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.json.utf8)) as? [String: Any])
         XCTAssertTrue(json["format"] is NSNull)
         XCTAssertEqual(json["unsupported"] as? String, "24 bpp, red 8@16 green 8@8 blue 8@0 (24 bits per pixel)")
+        XCTAssertEqual(json["vsync"] as? String, "yes")
+    }
+
+    func testAVSyncThatReturnsAtOnceIsReportedAsNone() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30)
+        fb.vsyncErrno = 0
+        fb.vsyncPeriod = 0
+        let probe = try FramebufferProbe.read(fb, clock: { fb.time })
+        XCTAssertTrue(probe.text.contains("  FBIO_WAITFORVSYNC: no (it returns at once: no vblank interrupt)\n"), probe.text)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.json.utf8)) as? [String: Any])
+        XCTAssertEqual(json["vsync"] as? String, "no")
     }
 }

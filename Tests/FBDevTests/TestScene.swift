@@ -6,7 +6,7 @@ import XCTest
 enum Scene {
     static func make(_ fb: MemoryFramebuffer, _ configuration: FBDevConfiguration = FBDevConfiguration(),
                      log: @escaping (String) -> Void = { _ in }) throws -> FBDevOutput {
-        try FBDevOutput(device: fb, configuration: configuration, log: log)
+        try FBDevOutput(device: fb, configuration: configuration, log: log, clock: { [unowned fb] in fb.time })
     }
 
     static func fill(_ canvas: PixelBuffer, _ rect: Rect, _ value: (Int, Int) -> UInt32) {
