@@ -1,4 +1,5 @@
 import Daemon
+import FBDev
 import Glibc
 import KMS
 import LocationDot
@@ -8,6 +9,7 @@ import Syscall
 // `pulsedot show [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--format xrgb8888|rgb565]
 //   [--rotation 0|90|180|270] [--update auto|flip|damage] [--background COLOR] [--scale S]
 //   [--x X --y Y] [--fps N] [--at SECONDS [--from SECONDS]] [--set KEY=VALUE ...]`
+// or, on a legacy framebuffer, `pulsedot show --fbdev PATH [--tty PATH] [--rotation …] …`
 // The animated dot on the display until SIGTERM/SIGINT, then the console back and exit 0: the
 // installer's display test ("does this panel work, which way is up?"). `--at` freezes the
 // animation clock (a still frame, comparable with `pulsedot render --at`); with `--from` the clock
@@ -15,6 +17,9 @@ import Syscall
 
 struct ShowOptions {
     var kms = KMSConfiguration()
+    /// `--fbdev PATH`: a framebuffer instead of a DRM card; `--tty`: its virtual console.
+    var fbdev: FBDevConfiguration?
+    var tty = VirtualConsole.defaultPath
     var background = StillFrame.defaultBackground
     var x: Double?
     var y: Double?
@@ -25,7 +30,7 @@ struct ShowOptions {
 
     init(_ argv: ArraySlice<String>) throws {
         let args = try Arguments(argv, valued: ["device", "connector", "mode", "format", "rotation", "update", "background",
-                                                "scale", "x", "y", "fps", "at", "from", "set"])
+                                                "scale", "x", "y", "fps", "at", "from", "set", "fbdev", "tty"])
         guard args.positional.isEmpty else { throw Arguments.Failure(description: "show: unexpected argument '\(args.positional[0])'") }
         kms.device = args.value("device")
         kms.connector = args.value("connector")
@@ -63,6 +68,18 @@ struct ShowOptions {
             self.from = from
         }
         settings = try lookSettings(args)
+        if let path = args.value("fbdev") {
+            for drmOnly in ["device", "connector"] where args.value(drmOnly) != nil {
+                throw Arguments.Failure(description: "--\(drmOnly) is for DRM devices; --fbdev \(path) names the framebuffer")
+            }
+            fbdev = FBDevConfiguration(device: path, rotation: kms.rotation, update: FBDevUpdate(rawValue: kms.update.rawValue) ?? .auto,
+                                       format: args.value("format") == nil ? nil : kms.format,
+                                       mode: kms.mode.map { ($0.width, $0.height) })
+        }
+        if let path = args.value("tty") {
+            guard fbdev != nil else { throw Arguments.Failure(description: "--tty goes with --fbdev (a DRM display needs no console switch)") }
+            tty = path
+        }
     }
 
     /// The animation clock after `elapsed` seconds of showing.
@@ -90,28 +107,28 @@ func showCommand(_ argv: ArraySlice<String>) -> Int32 {
 struct ShowLoop {
     let options: ShowOptions
     let signals: SignalDescriptor
+    /// The framebuffer's virtual console, for the whole run (a missing one is said once).
+    let console: VirtualConsole?
     private var lastMessage = ""
 
     init(options: ShowOptions, signals: SignalDescriptor) {
         self.options = options
         self.signals = signals
+        console = options.fbdev == nil ? nil : VirtualConsole(path: options.tty, log: { say($0) })
     }
 
     enum Outcome { case terminated, reopen, failed(String) }
 
     mutating func run() -> Int32 {
         while true {
-            let output: KMSOutput
+            let output: ShowOutput
             do {
-                output = try Discovery.open(options.kms, log: { say($0) })
+                output = try ShowOutput.open(kms: options.kms, framebuffer: options.fbdev, console: console, log: { say($0) })
             } catch {
-                switch error.recovery {
-                case .giveUp: return fail("show: \(error)")
-                case .retry, .findCardAgain:
-                    sayOnce("\(error)")
-                    if waitForSignal(seconds: 2) { return 0 }
-                    continue
-                }
+                guard ShowOutput.isTransient(error) else { return fail("show: \(error)") }
+                sayOnce("\(error)")
+                if waitForSignal(seconds: 2) { return 0 }
+                continue
             }
             switch animate(output) {
             case .terminated:
@@ -128,8 +145,9 @@ struct ShowLoop {
         }
     }
 
-    private mutating func animate(_ output: KMSOutput) -> Outcome {
-        let scale = options.settings.dot.scale(forDisplayLines: output.mode.height)
+    private mutating func animate(_ display: ShowOutput) -> Outcome {
+        let output = display.frame
+        let scale = options.settings.dot.scale(forDisplayLines: display.displayLines)
         let renderer: FrameRenderer
         do {
             renderer = try FrameRenderer(width: output.canvasWidth, height: output.canvasHeight, style: options.settings.dot.style,
@@ -143,9 +161,9 @@ struct ShowLoop {
         // The first frame is the background alone: the dot then always reaches the panel through
         // the per-frame path (flip or DirtyFB), the one that must work for the animation.
         renderer.render(nil, centerX: cx, centerY: cy)
-        do { try output.start() } catch { return outcome(of: error) }
+        do { try display.start() } catch { return outcome(of: error) }
         lastMessage = ""
-        say("\(output.name): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
+        say("\(display.name): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
         let timer: FrameTimer
         do { timer = try FrameTimer(rate: options.fps) } catch { return .failed("\(error)") }
         defer { timer.close() }
@@ -173,21 +191,16 @@ struct ShowLoop {
                     }
                     try output.present(damage: damage)
                 }
-            } catch let error as KMSError {
-                return outcome(of: error)
             } catch {
-                return .failed("\(error)")
+                return outcome(of: error)
             }
         }
     }
 
-    private mutating func outcome(of error: KMSError) -> Outcome {
-        switch error.recovery {
-        case .giveUp: return .failed("\(error)")
-        case .retry, .findCardAgain:
-            sayOnce("\(error)")
-            return .reopen
-        }
+    private mutating func outcome(of error: Error) -> Outcome {
+        guard ShowOutput.isTransient(error) else { return .failed("\(error)") }
+        sayOnce("\(error)")
+        return .reopen
     }
 
     /// Waits up to `seconds` for SIGTERM/SIGINT; true when one came.
