@@ -1,16 +1,24 @@
+import FBDev
 import KMS
 
-/// `pulsedot probe [--device PATH] [--json]`: what each DRM card offers — the installer's first
-/// look at a panel, and what a bug report should carry.
+/// `pulsedot probe [--device PATH] [--json]`: what each DRM card and legacy framebuffer offers —
+/// the installer's first look at a panel, and what a bug report should carry. `--device` takes a
+/// card or a framebuffer (/dev/fbN).
 func probeCommand(_ args: ArraySlice<String>) -> Int32 {
     let options: Arguments
     do { options = try Arguments(args, valued: ["device"], booleans: ["json"]) } catch { return fail(error.description) }
-    let paths = options.value("device").map { [$0] } ?? Discovery.cardPaths()
-    if paths.isEmpty {
-        return fail("no DRM device: /dev/dri has no card* (is a DRM driver loaded?)")
+    var cards = Discovery.cardPaths()
+    var framebuffers = FramebufferDiscovery.paths()
+    if let device = options.value("device") {
+        let isFramebuffer = device.split(separator: "/").last?.hasPrefix("fb") ?? false
+        cards = isFramebuffer ? [] : [device]
+        framebuffers = isFramebuffer ? [device] : []
+    }
+    if cards.isEmpty && framebuffers.isEmpty {
+        return fail("no display device: /dev/dri has no card* and /dev has no fb* (is a DRM or fbdev driver loaded?)")
     }
     var probes: [CardProbe] = []
-    for path in paths {
+    for path in cards {
         do {
             let card = try LibDRMCard(path: path)
             defer { card.close() }
@@ -19,10 +27,25 @@ func probeCommand(_ args: ArraySlice<String>) -> Int32 {
             writeError("pulsedot: \(error)\n")
         }
     }
-    if options.has("json") {
-        print("{\"devices\":[" + probes.map(\.json).joined(separator: ",") + "]}")
-    } else {
-        print(probes.map(\.text).joined(separator: "\n"), terminator: "")
+    var fbProbes: [FramebufferProbe] = []
+    for path in framebuffers {
+        do {
+            let device = try FramebufferDiscovery.openDevice(path)
+            defer { device.close() }
+            fbProbes.append(try FramebufferProbe.read(device))
+        } catch {
+            if case .noDevice(_, let e) = error {
+                writeError("pulsedot: no framebuffer at \(path): \(e.message)\n")
+            } else {
+                writeError("pulsedot: \(error)\n")
+            }
+        }
     }
-    return probes.count == paths.count ? 0 : 1
+    if options.has("json") {
+        print("{\"devices\":[" + probes.map(\.json).joined(separator: ",") + "],\"framebuffers\":["
+              + fbProbes.map(\.json).joined(separator: ",") + "]}")
+    } else {
+        print((probes.map(\.text) + fbProbes.map(\.text)).joined(separator: "\n"), terminator: "")
+    }
+    return probes.count + fbProbes.count == cards.count + framebuffers.count ? 0 : 1
 }
