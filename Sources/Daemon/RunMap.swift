@@ -24,28 +24,35 @@ public final class MapImage {
     }
 }
 
-/// What lies under the dot on one canvas: the map's colour, or the part of the map image the view
-/// shows (a canvas-sized frame recomposed only when the view moves, the renderer's background).
+/// What lies under the dot on one canvas: the map's colour, or the map image. An image that
+/// covers the canvas is the renderer's background itself, shown from the view's offset
+/// (`scrolls`: the renderer scrolls it, nothing is copied); a smaller one is composed with the
+/// colour around it into a canvas-sized frame, again only when the view moves.
 public final class MapWindow {
     public let color: Color
     public let image: MapImage?
-    /// The canvas-sized view of `image`; nil for a plain map.
+    /// The canvas-sized composition of a small `image`; nil for a plain map or a covering image.
     public let frame: OwnedPixelBuffer?
     public private(set) var offset: ViewOffset?
 
     public init(color: Color, image: MapImage?, canvasWidth: Int, canvasHeight: Int) {
         self.color = color
         self.image = image
-        frame = image == nil ? nil : OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
+        let covers = image.map { $0.width >= canvasWidth && $0.height >= canvasHeight } ?? false
+        frame = image == nil || covers ? nil : OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
     }
+
+    /// Whether the view moves by scrolling the renderer over the image (`FrameRenderer.scrollBackground`).
+    public var scrolls: Bool { image != nil && frame == nil }
 
     public var background: FrameBackground {
         if let frame { return .frame(frame) }
+        if let image { return .frame(image.pixels) }
         return .color(color)
     }
 
-    /// Makes the window show the map from `offset` (the map pixel at the canvas's top-left).
-    /// Returns true when the background changed (the whole canvas must be redrawn).
+    /// Makes the composed window show the map from `offset` (the map pixel at the canvas's
+    /// top-left). Returns true when the background changed (the whole canvas must be redrawn).
     @discardableResult
     public func show(offset new: ViewOffset) -> Bool {
         guard let frame, let image, offset != new else { return false }

@@ -33,6 +33,7 @@ public final class RunView {
         } catch {
             throw SetupError(description: "frame: \(error)")
         }
+        if window.scrolls { renderer.scrollBackground(toX: scene.offset.x, y: scene.offset.y) }
         last = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: scene.offset)
     }
 
@@ -46,7 +47,11 @@ public final class RunView {
     /// view moved over a map image. Allocates nothing.
     public func draw(at now: Double) -> Rect {
         let frame = scene.frame(at: now)
-        if window.show(offset: frame.offset) { renderer.invalidate() }
+        if window.scrolls {
+            renderer.scrollBackground(toX: frame.offset.x, y: frame.offset.y)
+        } else if window.show(offset: frame.offset) {
+            renderer.invalidate()
+        }
         last = frame
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
         return renderer.render(frame.center == nil ? nil : frame.appearance, centerX: centre.x, centerY: centre.y)

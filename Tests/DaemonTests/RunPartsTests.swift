@@ -137,22 +137,37 @@ final class RunPartsTests: XCTestCase {
         XCTAssertTrue(map.summary.hasSuffix("map.png: 6x4, 0.0 MiB in memory (xrgb8888)"), map.summary)
 
         let colour = Color(r: 200, g: 100, b: 50)
-        let window = MapWindow(color: colour, image: map, canvasWidth: 4, canvasHeight: 3)
-        XCTAssertTrue(window.show(offset: ViewOffset(x: 3, y: -1)))
-        XCTAssertFalse(window.show(offset: ViewOffset(x: 3, y: -1)), "the same view is not recomposed")
+        // A map that covers the canvas is the renderer's background itself: nothing is composed.
+        let covering = MapWindow(color: colour, image: map, canvasWidth: 4, canvasHeight: 3)
+        XCTAssertTrue(covering.scrolls)
+        XCTAssertNil(covering.frame)
+        XCTAssertFalse(covering.show(offset: ViewOffset(x: 1, y: 1)))
+        guard case .frame(let pixels) = covering.background, pixels === map.pixels else {
+            return XCTFail("a covering map is the background as decoded")
+        }
+
+        // A smaller one is composed into a canvas-sized frame with the colour around it.
+        let window = MapWindow(color: colour, image: map, canvasWidth: 8, canvasHeight: 5)
+        XCTAssertFalse(window.scrolls)
+        XCTAssertTrue(window.show(offset: ViewOffset(x: -1, y: -1)))
+        XCTAssertFalse(window.show(offset: ViewOffset(x: -1, y: -1)), "the same view is not recomposed")
         let frame = try XCTUnwrap(window.frame).buffer
         func rgbAt(_ x: Int, _ y: Int) -> [Int] {
             let p = frame.pixel(x: x, y: y)
             return [Int(p >> 16 & 0xFF), Int(p >> 8 & 0xFF), Int(p & 0xFF)]
         }
-        // Canvas (0, 1) is map (3, 0); canvas row 0 is above the map; canvas x 3 is map x 6, beyond it.
-        XCTAssertEqual(rgbAt(0, 1), [120, 0, 7])
-        XCTAssertEqual(rgbAt(2, 2), [200, 60, 7])
+        // Canvas (1, 1) is map (0, 0); (6, 4) is map (5, 3); the border row and columns are the colour.
+        XCTAssertEqual(rgbAt(1, 1), [0, 0, 7])
+        XCTAssertEqual(rgbAt(6, 4), [200, 180, 7])
         XCTAssertEqual(rgbAt(0, 0), [200, 100, 50])
-        XCTAssertEqual(rgbAt(3, 1), [200, 100, 50])
-        XCTAssertTrue(window.show(offset: ViewOffset(x: 0, y: 0)))
-        XCTAssertEqual(rgbAt(3, 2), [120, 120, 7])
-        guard case .frame = window.background else { return XCTFail("an image map restores from its window") }
+        XCTAssertEqual(rgbAt(7, 2), [200, 100, 50])
+        XCTAssertEqual(rgbAt(3, 0), [200, 100, 50])
+        // Moved: canvas (0, 0) is now map (2, 1), and what the map no longer covers is the colour.
+        XCTAssertTrue(window.show(offset: ViewOffset(x: 2, y: 1)))
+        XCTAssertEqual(rgbAt(0, 0), [80, 60, 7])
+        XCTAssertEqual(rgbAt(4, 0), [200, 100, 50])
+        XCTAssertEqual(rgbAt(0, 3), [200, 100, 50])
+        guard case .frame = window.background else { return XCTFail("a small map restores from its composition") }
 
         let plain = MapWindow(color: colour, image: nil, canvasWidth: 4, canvasHeight: 3)
         XCTAssertNil(plain.frame)
