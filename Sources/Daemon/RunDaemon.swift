@@ -48,6 +48,8 @@ public final class RunDaemon {
     var shownPhase: FixPhase = .nofix
     var snapshotRequested = false
     var running = true
+    /// The last `png:` frame could not be written.
+    var pngFailing = false
     /// READY=1 was sent: STATUS updates before it would only be noise.
     var announced = false
     /// signalfd, frame timer, display, source: edited in place each iteration (no allocation).
@@ -167,12 +169,7 @@ public final class RunDaemon {
             case .png(let frames):
                 // Frame times measure drawing, not PNG encoding (which a panel never does).
                 drawn = .now()
-                if snapshotRequested || frames.isDue(at: t) {
-                    let path = try frames.write(d.view.renderer.shadow.buffer, showing: d.view.last,
-                                                t: started.duration(to: now).seconds, now: t, regular: !snapshotRequested)
-                    if snapshotRequested { log.notice("snapshot: \(path)") }
-                    snapshotRequested = false
-                }
+                if snapshotRequested || frames.isDue(at: t) { writeFrame(frames, d, now: now) }
             case .none:
                 break
             }
@@ -189,6 +186,26 @@ public final class RunDaemon {
         if let max = options.maxFrames, frames >= max {
             log.info("\(frames) frames drawn (--frames): stopping")
             running = false
+        }
+    }
+
+    /// A `png:` frame and its line. A frame that cannot be written (a full disk) is said once and
+    /// skipped; the daemon draws on and writes again when it can.
+    private func writeFrame(_ frames: PNGFrames, _ d: ActiveDisplay, now: MonotonicInstant) {
+        let extra = snapshotRequested
+        snapshotRequested = false
+        do {
+            let path = try frames.write(d.view.renderer.shadow.buffer, showing: d.view.last,
+                                        t: started.duration(to: now).seconds, now: now.seconds, regular: !extra)
+            if extra { log.notice("snapshot: \(path)") }
+            if pngFailing {
+                pngFailing = false
+                log.notice("png:\(frames.directory): writing frames again")
+            }
+        } catch {
+            // Said once per failing spell: the message names each frame's file, so it never repeats.
+            if !pngFailing { log.error("png:\(frames.directory): \(error); frames are skipped until they can be written") }
+            pngFailing = true
         }
     }
 

@@ -57,6 +57,30 @@ final class RunSourceTests: XCTestCase {
         XCTAssertEqual(daemon.stop().status, 0, daemon.log)
     }
 
+    func testFramesThatCannotBeWrittenAreSaidOnceAndTheDaemonGoesOn() throws {
+        let frames = dir.appendingPathComponent("frames")
+        let daemon = try RunningDaemon(config: """
+            [source]
+            position = 45.5,-73.6
+            [display]
+            output = png:\(frames.path)
+            mode = 320x200
+            fps = 20
+            pngFps = 10
+            """, in: dir)
+        try daemon.waitForFrames(in: frames, "a frame") { !$0.isEmpty }
+        try FileManager.default.removeItem(at: frames)
+        try daemon.waitForLog("frames are skipped until they can be written")
+        usleep(1_000_000)
+        XCTAssertEqual(daemon.log.components(separatedBy: "frames are skipped").count - 1, 1, "said once:\n\(daemon.log)")
+        XCTAssertTrue(daemon.isRunning, daemon.log)
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: false)
+        try daemon.waitForLog("<5>png:\(frames.path): writing frames again")
+        let written = try FileManager.default.contentsOfDirectory(atPath: frames.path).filter { $0.hasPrefix("frame-") }
+        XCTAssertFalse(written.isEmpty)
+        XCTAssertEqual(daemon.stop().status, 0, daemon.log)
+    }
+
     func testReplayedNMEAFileGlidesAlongTheRouteThenGoesStale() throws {
         var drive = DriveNMEA.straight(from: 48.8566, 2.3522, count: 12, step: 0.0002)
         // A line the replay cannot use, counted and skipped.
