@@ -164,7 +164,7 @@ public final class RunDaemon {
         var drawn: MonotonicInstant?
         do {
             switch d.sink {
-            case .kms:
+            case .kms, .fbdev:
                 try d.present(damage)
             case .png(let frames):
                 // Frame times measure drawing, not PNG encoding (which a panel never does).
@@ -303,7 +303,10 @@ public final class RunDaemon {
         feed.stop()
         if case .active(let d) = display {
             d.close()
-            if case .kms = d.sink { log.info("display released; the console is back") }
+            switch d.sink {
+            case .kms, .fbdev: log.info("display released; the console is back")
+            default: break
+            }
         }
         timer.close()
         log.info("stopped after \(frames) frames")

@@ -1,3 +1,4 @@
+import FBDev
 import KMS
 import Raster
 import Syscall
@@ -6,6 +7,8 @@ import Syscall
 public enum FrameSink {
     /// A panel through DRM/KMS, whose canvas is the first view's shadow frame.
     case kms(KMSOutput)
+    /// A legacy framebuffer, likewise; its console is in graphics mode while it is driven.
+    case fbdev(FBDevOutput)
     /// PNG files and `frames.jsonl` (headless testbeds).
     case png(PNGFrames)
     /// Rendered and discarded (measurements).
@@ -44,7 +47,12 @@ public final class ActiveDisplay {
 
     /// Hands the frame's changed rectangle to the sink (KMS: into its canvas, then present).
     func present(_ damage: Rect) throws {
-        guard case .kms(let output) = sink else { return }
+        let output: FrameOutput
+        switch sink {
+        case .kms(let o): output = o
+        case .fbdev(let o): output = o
+        default: return
+        }
         if view.renderer !== canvasOwner { output.canvas.copy(damage, from: view.renderer.shadow.buffer) }
         try output.present(damage: damage)
     }
@@ -52,6 +60,10 @@ public final class ActiveDisplay {
     /// Puts the display back (the console, for KMS) and frees it. Safe to call twice.
     func close() {
         if case .kms(let output) = sink { output.close() }
+        if case .fbdev(let output) = sink {
+            output.close()
+            RunConsole.leaveGraphics()
+        }
     }
 }
 
@@ -97,13 +109,16 @@ func openDisplay(_ settings: DisplaySettings, now: Double, log: RunLog,
             return .waiting(reason: "png:\(directory): \(error)", retryAfter: .seconds(5))
         }
     case .fbdev:
-        return .waiting(reason: "output = fbdev is not available in this build; use kms, auto, png:DIR or none",
-                        retryAfter: .seconds(60))
+        return openFramebuffer(settings, now: now, log: log, makeView: makeView)
+    case .auto where FBDevConfiguration.namesFramebuffer(settings.device):
+        return openFramebuffer(settings, now: now, log: log, why: "output = auto: device \(settings.device ?? "") is a framebuffer",
+                               makeView: makeView)
     case .kms, .auto:
         let output: KMSOutput
         do {
             output = try Discovery.open(KMSConfiguration(settings), log: { log.info($0) })
         } catch {
+            if settings.output == .auto { return openFramebufferInstead(of: error, settings, now: now, log: log, makeView: makeView) }
             // Waiting is the rule (a display that is late, unplugged or busy); a configuration the
             // display cannot take is also waited on, since a panel plugged in later may take it.
             let retry: Duration = error.recovery == .giveUp ? .seconds(10) : .seconds(2)
@@ -116,6 +131,7 @@ func openDisplay(_ settings: DisplaySettings, now: Double, log: RunLog,
             // mode set shows it.
             _ = view.draw(at: now)
             try output.start()
+            if settings.output == .auto { log.info("output = auto chose KMS: \(output.name) has a display connected") }
             return .opened(ActiveDisplay(sink: .kms(output), view: view, name: "\(output.name) \(output.mode)",
                                          physicalHeight: output.mode.height, canvasOwner: view.renderer))
         } catch let error as KMSError {
