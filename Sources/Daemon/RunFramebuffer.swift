@@ -3,12 +3,14 @@ import KMS
 import Raster
 
 extension FBDevConfiguration {
-    /// The `[display]` keys as the framebuffer output takes them: `device` (a DRM card's path
-    /// means the default framebuffer), rotation and update; format and mode are only compared.
+    /// The `[display]` keys as the framebuffer output takes them: `device` (under `auto`, a DRM
+    /// card's path means the default framebuffer), rotation and update. Mode and format are only
+    /// compared: a framebuffer's are the kernel's. The default format (xrgb8888) is not worth a
+    /// word on a 16-bit framebuffer; asking for rgb565 on a 32-bit one is.
     init(_ d: DisplaySettings) {
-        let device = d.device.flatMap { Self.namesFramebuffer($0) ? $0 : nil }
+        let device = d.output == .fbdev ? d.device : d.device.flatMap { Self.namesFramebuffer($0) ? $0 : nil }
         self.init(device: device, rotation: d.rotation, update: FBDevUpdate(rawValue: d.update.rawValue) ?? .auto,
-                  format: d.format, mode: d.mode.map { ($0.width, $0.height) })
+                  format: d.format == .xrgb8888 ? nil : d.format, mode: d.mode.map { ($0.width, $0.height) })
     }
 
     /// Whether `path` is a framebuffer node (/dev/fb0, /dev/fb1, …) rather than a DRM card.
