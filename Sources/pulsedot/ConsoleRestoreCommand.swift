@@ -1,3 +1,4 @@
+import FBDev
 import Glibc
 import Syscall
 
@@ -8,9 +9,6 @@ import Syscall
 // tty's controlling process, and systemd starts every ExecStopPost= as a session leader without a
 // terminal, so opening the tty without O_NOCTTY makes it ours once the daemon's session is gone.
 
-private let KDSETMODE: UInt = 0x4B3A
-private let KD_TEXT: Int32 = 0x00
-
 func consoleRestoreCommand(_ args: ArraySlice<String>) -> Int32 {
     let parsed: Arguments
     do { parsed = try Arguments(args, valued: ["tty"]) } catch { return fail("console-restore: \(error)") }
@@ -19,10 +17,10 @@ func consoleRestoreCommand(_ args: ArraySlice<String>) -> Int32 {
     }
     let path = parsed.value("tty") ?? "/dev/tty1"
 
-    let tty: FileDescriptor
+    let tty: LinuxConsole
     do {
         // Write-only: the tty group may only write to a console (mode 0620), and the ioctl needs no more.
-        tty = try FileDescriptor.open(path, O_WRONLY)
+        tty = try LinuxConsole(path: path)
     } catch {
         if error.errno == ENOENT || error.errno == ENXIO || error.errno == ENODEV {
             // A board without virtual consoles (CONFIG_VT=n): nothing can have been left in graphics mode.
@@ -33,7 +31,7 @@ func consoleRestoreCommand(_ args: ArraySlice<String>) -> Int32 {
     }
     defer { tty.close() }
     do {
-        try tty.ioctl(KDSETMODE, "KDSETMODE", value: KD_TEXT)
+        try tty.setGraphics(false)
     } catch {
         if error.errno == ENOTTY || error.errno == EINVAL {
             return fail("console-restore: \(path) is not a virtual console (\(error))")
