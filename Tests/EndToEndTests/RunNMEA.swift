@@ -74,6 +74,36 @@ final class RunGPSFake {
 
     deinit { stop() }
 
+    /// Starts gpsfake and waits until its gpsd accepts connections on `port`. Under load gpsfake
+    /// sometimes dies before its gpsd listens (its pty set-up races); it is then started again, at
+    /// most three times, and a failure carries what gpsfake said.
+    static func listening(log: URL, port: UInt16, pace: Double, once: Bool, pipe: Bool) throws -> RunGPSFake {
+        var said = ""
+        for _ in 0..<3 {
+            let fake = try RunGPSFake(log: log, port: port, pace: pace, once: once, pipe: pipe)
+            if ChildProcess.waitUntil(timeout: 20, { !fake.child.isRunning || acceptsConnections(port: port) }),
+               fake.child.isRunning {
+                return fake
+            }
+            said += "gpsfake: \(fake.child.stderr)\n"
+            fake.stop()
+        }
+        throw TestFailure("gpsfake's gpsd never listened on 127.0.0.1:\(port):\n\(said)")
+    }
+
+    private static func acceptsConnections(port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
     /// SIGTERM: gpsfake stops its gpsd and exits. gpsfake can hang (tcdrain on its pty under
     /// load): then it is killed, and its gpsd by pid, so no gpsd outlives the test or holds the port.
     func stop() {
