@@ -13,7 +13,7 @@ let commands: [Command] = [
     Command(name: "show", summary: "show the animated dot on a DRM display until SIGTERM/SIGINT", run: showCommand),
     Command(name: "probe", summary: "list DRM devices, connectors, modes, formats and capabilities", run: probeCommand),
     Command(name: "render", summary: "render one frame of the dot to a PNG", run: renderCommand),
-    Command(name: "demo", summary: "render a few seconds of frames and a contact sheet", run: demoCommand),
+    Command(name: "demo", summary: "a bus drive over a made-up town: PNG frames and a contact sheet, or --display", run: demoCommand),
     Command(name: "console-restore", summary: "put a virtual console back into text mode (unit's ExecStopPost)", run: consoleRestoreCommand),
     Command(name: "watch", summary: "print each fix gpsd reports as one JSON line", run: watchCommand),
     Command(name: "run", summary: "the daemon: the dot on the display, positions from gpsd (the unit runs it)", run: runCommand),

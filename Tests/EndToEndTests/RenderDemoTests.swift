@@ -3,31 +3,33 @@ import PNG
 import TestSupport
 import XCTest
 
-/// `pulsedot demo`: frames plus a contact sheet, its path printed.
+/// `pulsedot demo`: the built-in drive rendered to frames, `frames.jsonl` and a contact sheet (its
+/// path printed), the files the daemon plays, and `--display` through the daemon's own loop.
 final class RenderDemoTests: XCTestCase {
-    func testDemoWritesFramesAndAContactSheet() throws {
+    func testDemoWritesFramesAContactSheetAndWhatTheDaemonPlays() throws {
         let dir = try TestEnvironment.temporaryDirectory("demo").path + "/out/nested"
         let run = try runProgram(try TestEnvironment.pulsedotBinary(), ["demo", "--out", dir])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, dir + "/contact-sheet.png\n")
         let sheet = try PNGRead.rgba(path: dir + "/contact-sheet.png")
-        XCTAssertEqual(sheet.height, 248)
-        XCTAssertEqual(sheet.width, 8 * 240 + 9 * 4)
+        XCTAssertEqual(sheet.width, 4 * 360 + 5 * 4)
+        XCTAssertEqual(sheet.height, 3 * 270 + 4 * 4)
+        XCTAssertEqual(try PNGRead.rgba(path: dir + "/dot-cycle.png").height, 248)
+        XCTAssertEqual(try PNGRead.rgba(path: dir + "/map.png").width, 2048)
+
+        // One lap of 40 s at 2 frames a second, each frame with its line.
         let frames = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("frame-") }.sorted()
-        XCTAssertEqual(frames.count, 40)
-        XCTAssertEqual(frames.first, "frame-000.png")
-        XCTAssertEqual(try PNGRead.rgba(path: dir + "/" + frames[20]).width, 240)
-        // Tiles differ: the halo grows across the sheet (tile 2, t = 1 s, shows it; tile 0 does not).
-        func tile(_ i: Int) -> [UInt8] {
-            let x0 = 4 + i * 244
-            var bytes: [UInt8] = []
-            for y in 4..<244 {
-                let start: Int = (y * sheet.width + x0) * 4
-                bytes += sheet.rgba[start..<start + 240 * 4]
-            }
-            return bytes
-        }
-        XCTAssertTrue(tile(0) != tile(2), "tiles 0 and 2 are the same picture")
+        let lines = try DemoRecord.read(dir + "/frames.jsonl")
+        XCTAssertEqual(frames.count, lines.count)
+        XCTAssertGreaterThanOrEqual(lines.count, 81)
+        XCTAssertEqual(frames.first, "frame-000001.png")
+        XCTAssertEqual(try PNGRead.rgba(path: dir + "/" + frames[20]).width, 1280)
+        try DemoRecord.checkLiveStaleLive(lines, drive: try DemoRecord.drive(dir + "/drive.json"))
+
+        // The configuration it wrote plays with the daemon (checked as check-config reads it).
+        let check = try runProgram(try TestEnvironment.pulsedotBinary(), ["check-config", dir + "/demo.conf"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.contains("replay = \(dir)/drive.json"), check.stdout)
     }
 
     /// The README's command runs it with no options: ./pulsedot-demo in the current directory.
@@ -36,7 +38,7 @@ final class RenderDemoTests: XCTestCase {
         let child = try ChildProcess(try TestEnvironment.pulsedotBinary(), ["demo"], workDirectory: cwd)
         XCTAssertEqual(child.wait(timeout: 120), 0, child.stderr)
         XCTAssertEqual(child.stdout, "./pulsedot-demo/contact-sheet.png\n")
-        XCTAssertEqual(try PNGRead.rgba(path: cwd.path + "/pulsedot-demo/contact-sheet.png").height, 248)
+        XCTAssertEqual(try PNGRead.rgba(path: cwd.path + "/pulsedot-demo/contact-sheet.png").height, 826)
     }
 
     func testDemoRefusesABadSetting() throws {
@@ -44,5 +46,97 @@ final class RenderDemoTests: XCTestCase {
         let run = try runProgram(try TestEnvironment.pulsedotBinary(), ["demo", "--out", dir, "--set", "colorDotInset=11"])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertEqual(run.stderr, "pulsedot: demo: colorDotInset = 11: out of range (0 ≤ value < 11)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/demo.conf"), "files written despite the error")
+
+        let seconds = try runProgram(try TestEnvironment.pulsedotBinary(), ["demo", "--out", dir, "--seconds", "2"])
+        XCTAssertEqual(seconds.stderr, "pulsedot: demo: --seconds 2: expected a number from 5.0 to 600.0\n")
+        let source = try runProgram(try TestEnvironment.pulsedotBinary(), ["demo", "--out", dir, "--set", "source.position=45.5,-73.6"])
+        XCTAssertEqual(source.stderr, "pulsedot: demo: the demo plays its own drive: [source] cannot be overridden\n")
+    }
+
+    /// `--display` is the daemon's own loop on the demo's configuration: with a headless output
+    /// (`--set display.output=png:DIR`) it runs in real time, goes stale in the tunnel and live
+    /// again, and stops on SIGTERM.
+    func testDisplayRunsTheDaemonLoopUntilSIGTERM() throws {
+        let dir = try TestEnvironment.temporaryDirectory("demo-display").path
+        let child = try ChildProcess(try TestEnvironment.pulsedotBinary(),
+                                     ["demo", "--display", "--out", dir, "--seconds", "8",
+                                      "--set", "display.output=png:\(dir)/live", "--set", "display.pngFps=8",
+                                      "--set", "display.mode=480x320"])
+        defer { child.terminate() }
+        // A lap takes 8 s; the fix is back after about 7 s of it (however slowly this machine runs).
+        let back = ChildProcess.waitUntil(timeout: 90) { child.stderr.contains("<5>fix again") || !child.isRunning }
+        XCTAssertTrue(back && child.isRunning, child.stderr)
+        Thread.sleep(forTimeInterval: 0.5)
+        child.signal(SIGTERM)
+        XCTAssertEqual(child.wait(timeout: 30), 0, child.stderr)
+        let log = child.stderr
+        XCTAssertTrue(log.contains("configuration \(dir)/demo.conf"), log)
+        XCTAssertTrue(log.contains("<5>first fix at "), log)
+        XCTAssertTrue(log.contains("<4>no fix for "), log)
+        XCTAssertTrue(log.contains("<6>stopped after "), log)
+        let lines = try DemoRecord.read(dir + "/live/frames.jsonl")
+        try DemoRecord.checkLiveStaleLive(lines, drive: try DemoRecord.drive(dir + "/drive.json"))
+    }
+}
+
+/// Reading what the demo wrote: `frames.jsonl` lines and the fixes of `drive.json`.
+enum DemoRecord {
+    struct Line {
+        let state: String
+        let lat: Double?
+        let lon: Double?
+    }
+
+    static func read(_ path: String) throws -> [Line] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { text in
+            let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            return Line(state: o["state"] as? String ?? "?", lat: o["lat"] as? Double, lon: o["lon"] as? Double)
+        }
+    }
+
+    /// The first lap's fixes in order (nil: a second without one).
+    static func drive(_ path: String) throws -> [(lat: Double, lon: Double)?] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { text in
+            let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            guard let lat = o["lat"] as? Double, let lon = o["lon"] as? Double else { return nil }
+            return (lat, lon)
+        }
+    }
+
+    /// live → stale → live, every drawn position on the drive's track (the dot glides along the
+    /// segments between fixes and never beyond them), and the stale dot where the last fix left it.
+    static func checkLiveStaleLive(_ lines: [Line], drive: [(lat: Double, lon: Double)?],
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
+        var states: [String] = []
+        // (A loop that draws before the replay's first fix is due begins with `nofix`.)
+        for l in lines where states.last != l.state && l.state != "nofix" { states.append(l.state) }
+        XCTAssertEqual(Array(states.prefix(3)), ["live", "stale", "live"], file: file, line: line)
+        let fixes = drive.compactMap { $0 }
+        let lastBefore = try XCTUnwrap(drive.firstIndex { $0 == nil }.flatMap { drive[$0 - 1] })
+        for l in lines where l.state != "nofix" {
+            let lat = try XCTUnwrap(l.lat, file: file, line: line), lon = try XCTUnwrap(l.lon, file: file, line: line)
+            XCTAssertLessThan(distanceToTrack(lat, lon, fixes), 0.5, "the dot is off the drive at \(lat),\(lon)", file: file, line: line)
+            if l.state == "stale" {
+                XCTAssertEqual(lat, lastBefore.lat, accuracy: 1e-9, file: file, line: line)
+                XCTAssertEqual(lon, lastBefore.lon, accuracy: 1e-9, file: file, line: line)
+            }
+        }
+    }
+
+    /// Metres from a position to the nearest segment between consecutive fixes (a local flat
+    /// projection: the town is 2 km across).
+    static func distanceToTrack(_ lat: Double, _ lon: Double, _ fixes: [(lat: Double, lon: Double)]) -> Double {
+        let mLat = 111_132.0, mLon = 111_320.0 * cos(lat * .pi / 180)
+        var best = Double.infinity
+        for i in 0..<(fixes.count - 1) {
+            let ax = (fixes[i].lon - lon) * mLon, ay = (fixes[i].lat - lat) * mLat
+            let bx = (fixes[i + 1].lon - lon) * mLon, by = (fixes[i + 1].lat - lat) * mLat
+            let dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy
+            let f = len2 > 0 ? min(max(-(ax * dx + ay * dy) / len2, 0), 1) : 0
+            let px = ax + dx * f, py = ay + dy * f
+            best = min(best, (px * px + py * py).squareRoot())
+        }
+        return best
     }
 }

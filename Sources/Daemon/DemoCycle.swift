@@ -1,18 +1,14 @@
 import LocationDot
 import PNG
 import Raster
-import Syscall
 
-/// `pulsedot demo`: a few seconds of the dot as PNG frames, and one contact sheet with the cycle
-/// at a glance. The frames begin with the entrance pop, as when the first fix arrives; the sheet
-/// shows one halo cycle (no pop) in evenly spaced tiles, left to right in time.
-public struct Demo: Sendable {
-    public var directory = "pulsedot-demo"
+/// The dot's cycle at a glance: one halo cycle (no pop) in evenly spaced tiles, left to right in
+/// time, each tile rendered by its own FrameRenderer straight into its place. `pulsedot demo`
+/// writes it next to the drive's contact sheet (`dot-cycle.png`); the README shows it.
+public struct DemoCycle: Sendable {
     public var style = DotStyle()
     public var scale = 2.0
     public var tileSize = 240
-    public var framesPerSecond = 10
-    public var seconds = 4.0
     public var sheetTiles = 8
     /// Space between tiles on the sheet, in this colour.
     public var gutter = 4
@@ -27,23 +23,10 @@ public struct Demo: Sendable {
         return (0..<sheetTiles).map { Double($0) * cycle / Double(sheetTiles) }
     }
 
-    /// Writes the frames and the sheet; returns the sheet's path.
-    public func run() throws -> String {
-        try Directory.create(directory)
-        var frame = StillFrame()
-        frame.width = tileSize
-        frame.height = tileSize
-        frame.scale = scale
-        frame.entrance = true
-        let count = Int((seconds * Double(framesPerSecond)).rounded())
-        for i in 0..<count {
-            frame.time = Double(i) / Double(framesPerSecond)
-            try frame.write(style: style, to: "\(directory)/frame-\(pad3(i)).png")
-        }
+    /// Writes the sheet to `path`.
+    public func write(to path: String) throws {
         let sheet = try contactSheet()
-        let path = "\(directory)/contact-sheet.png"
-        try PNGWrite.frame(sheet.buffer, to: path)
-        return path
+        try withExtendedLifetime(sheet) { try PNGWrite.frame(sheet.buffer, to: path) }
     }
 
     /// The tiles side by side, each rendered by its own FrameRenderer straight into its place.
@@ -65,10 +48,5 @@ public struct Demo: Sendable {
             renderer.copyOut(renderer.bounds, to: tile)
         }
         return sheet
-    }
-
-    private func pad3(_ i: Int) -> String {
-        let s = String(i)
-        return String(repeating: "0", count: max(0, 3 - s.count)) + s
     }
 }

@@ -1,0 +1,176 @@
+import Foundation
+import GPSD
+import LocationDot
+import PNG
+import Raster
+import TestSupport
+import XCTest
+@testable import Daemon
+
+/// The headless demo: the files it hands the daemon, the frames and `frames.jsonl` it renders
+/// through the daemon's own view, and the contact sheet of the lap's moments.
+final class DemoPlaybackTests: XCTestCase {
+    /// One demo run for every test here (a 640×400 canvas, a frame a second, to keep it quick).
+    struct Run {
+        let demo: DriveDemo
+        let sheetPath: String
+        let lines: [[String: Any]]
+    }
+
+    nonisolated(unsafe) static var shared: Run?
+
+    private func demoRun() throws -> Run {
+        if let shared = Self.shared { return shared }
+        let dir = try TestEnvironment.temporaryDirectory("demo-playback").path + "/out"
+        let demo = DriveDemo(files: DemoFiles(directory: dir, lapSeconds: 40),
+                             overrides: ["display.mode=640x400", "display.pngFps=1"])
+        let sheet = try demo.run()
+        let text = try String(contentsOfFile: dir + "/frames.jsonl", encoding: .utf8)
+        let lines = try text.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let made = Run(demo: demo, sheetPath: sheet, lines: lines)
+        Self.shared = made
+        return made
+    }
+
+    private var town: DemoTown { DemoTown() }
+
+    func testTheConfigurationNamesTheDriveAndTheMapExactly() throws {
+        let r = try demoRun()
+        let files = r.demo.files
+        let settings = try Configuration.load(path: files.configPath).settings
+        XCTAssertEqual(settings.map.bounds, town.bounds, "the bounds must round-trip to the last bit")
+        XCTAssertEqual(settings.map.imagePath, files.mapPath)
+        XCTAssertEqual(settings.map.follow, .center)
+        XCTAssertEqual(settings.source.source, .replay(path: files.drivePath))
+        XCTAssertEqual(settings.source.replaySpeed, files.drive.timeline.duration / 40)
+        XCTAssertEqual(settings.source.staleAfter, DemoDrive.staleAfter / settings.source.replaySpeed, accuracy: 1e-12)
+        XCTAssertNotNil(settings.dot.style.headingImage)
+
+        // The map file is the drawing, pixel for pixel.
+        let image = try MapImage(path: files.mapPath, background: settings.map.background)
+        let drawn = DemoMap.draw()
+        withExtendedLifetime(drawn) {
+            withExtendedLifetime(image) {
+                var differing = 0
+                for y in 0..<DemoTown.height where memcmp(image.pixels.buffer.row(y), drawn.buffer.row(y), DemoTown.width * 4) != 0 {
+                    differing += 1
+                }
+                XCTAssertEqual(differing, 0)
+            }
+        }
+    }
+
+    func testTheDriveFileIsTheDriveAsTheReplayReadsIt() throws {
+        let r = try demoRun()
+        let files = r.demo.files
+        let log = try ReplayLog.load(path: files.drivePath)
+        XCTAssertEqual(log.format, .gpsdJSON)
+        XCTAssertEqual(log.skips.total, 0, log.summary)
+        XCTAssertEqual(log.records.count, files.laps * files.drive.samples.count)
+        for (record, sample) in zip(log.records, files.drive.samples) {
+            XCTAssertEqual(record.offset, sample.time)
+            XCTAssertEqual(record.fix, sample.fix, "at \(sample.time) s")
+        }
+    }
+
+    func testFramesGoLiveThenStaleThenLiveWithTheDotOnTheRoute() throws {
+        let r = try demoRun()
+        let files = r.demo.files
+        XCTAssertEqual(r.lines.count, Int(r.demo.endTime) + 1)
+        var states: [String] = []
+        for line in r.lines where states.last != line["state"] as? String { states.append(line["state"] as! String) }
+        XCTAssertEqual(states, ["live", "stale", "live"])
+
+        let viewport = MapViewport(follow: .center, offMap: .hide, canvasWidth: 640, canvasHeight: 400, projection: town.projection)
+        let lost = files.drive.samples[Int(files.drive.timeline.lastFixBefore)].fix!
+        var stale = 0
+        for line in r.lines {
+            let lat = try XCTUnwrap(line["lat"] as? Double), lon = try XCTUnwrap(line["lon"] as? Double)
+            let p = town.projection.point(for: GeoPoint(latitude: lat, longitude: lon))
+            // On the route, give or take the receiver's wander (3 m at most, 3.6 px).
+            XCTAssertLessThan(town.route.distance(toNearest: p).away, 4, "\(line)")
+            // Where the view (following the dot) puts it on the canvas.
+            let offset = viewport.offset(following: p, from: ViewOffset(x: 0, y: 0))
+            XCTAssertEqual(try XCTUnwrap(line["x"] as? Double), p.x - Double(offset.x), accuracy: 1e-6)
+            XCTAssertEqual(try XCTUnwrap(line["y"] as? Double), p.y - Double(offset.y), accuracy: 1e-6)
+            if line["state"] as? String == "stale" {
+                stale += 1
+                XCTAssertEqual(lat, lost.latitude, accuracy: 1e-9)
+                XCTAssertEqual(lon, lost.longitude, accuracy: 1e-9)
+                XCTAssertTrue(line["heading"] is NSNull, "a stale dot shows no heading")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(stale, 3)
+    }
+
+    func testTheMomentsShowEachState() throws {
+        let r = try demoRun()
+        let settings = try r.demo.loadConfiguration().settings
+        let map = try MapImage(path: r.demo.files.mapPath, background: settings.map.background)
+        let player = try DemoPlayer(settings: settings, map: map, width: 360, height: 270, physicalHeight: 800)
+        var seen: [String: SceneFrame] = [:]
+        for m in r.demo.moments {
+            player.show(at: m.time)
+            seen[m.name] = player.view.last
+        }
+        XCTAssertEqual(seen.count, 12)
+        XCTAssertEqual(r.demo.moments.map(\.time), r.demo.moments.map(\.time).sorted())
+        func look(_ name: String) throws -> DotAppearance { try XCTUnwrap(seen[name]?.appearance, name) }
+        XCTAssertNotEqual(try look("first fix (the pop)").popScale, 1, "the pop is under way")
+        for moving in ["leaving the terminal", "on the avenue", "on the bridge", "nearing the tunnel"] {
+            XCTAssertNotNil(try look(moving).heading, moving)
+            XCTAssertEqual(seen[moving]?.phase, .live)
+        }
+        for standing in ["at stop A", "at stop B", "back at the terminal"] {
+            XCTAssertNil(try look(standing).heading, standing)
+            XCTAssertEqual(seen[standing]?.phase, .live)
+        }
+        XCTAssertEqual(seen["no fix, not stale yet"]?.phase, .live)
+        XCTAssertEqual(seen["stale"]?.phase, .stale)
+        XCTAssertEqual(try look("stale").staleness, 1)
+        let back = try look("fix again (the pop, a large error)")
+        XCTAssertEqual(seen["fix again (the pop, a large error)"]?.phase, .live)
+        XCTAssertNotEqual(back.popScale, 1, "the pop when the fix returns")
+        XCTAssertGreaterThan(back.accuracyRadiusPx, 50)
+        XCTAssertEqual(back.haloOpacity, 0, "a large error hides the halo")
+        XCTAssertLessThan(try look("the error settling").accuracyRadiusPx, back.accuracyRadiusPx)
+    }
+
+    func testTheContactSheetHasItsTilesAndTheirColours() throws {
+        let r = try demoRun()
+        let sheet = try PNGRead.rgba(path: r.sheetPath)
+        XCTAssertEqual(sheet.width, 4 * 360 + 5 * 4)
+        XCTAssertEqual(sheet.height, 3 * 270 + 4 * 4)
+        func tile(_ i: Int) -> [UInt8] {
+            let x0 = 4 + (i % 4) * 364, y0 = 4 + (i / 4) * 274
+            var bytes: [UInt8] = []
+            for y in y0..<(y0 + 270) { bytes += sheet.rgba[(y * sheet.width + x0) * 4 ..< (y * sheet.width + x0 + 360) * 4] }
+            return bytes
+        }
+        let tiles = (0..<12).map(tile)
+        XCTAssertEqual(Set(tiles.map { $0.hashValue }).count, 12, "two tiles show the same picture")
+        // The dot is centred in its tile: blue at the stop, grey when stale.
+        func centre(_ i: Int) -> (Int, Int, Int) {
+            let x = 4 + (i % 4) * 364 + 180, y = 4 + (i / 4) * 274 + 135
+            let o = (y * sheet.width + x) * 4
+            return (Int(sheet.rgba[o]), Int(sheet.rgba[o + 1]), Int(sheet.rgba[o + 2]))
+        }
+        let names = r.demo.moments.map(\.name)
+        let stop = centre(names.firstIndex(of: "at stop A")!), stale = centre(names.firstIndex(of: "stale")!)
+        // The breath lightens the blue a little.
+        XCTAssertLessThanOrEqual(stop.0, 40); XCTAssertEqual(stop.1, 130, accuracy: 15); XCTAssertGreaterThanOrEqual(stop.2, 245)
+        XCTAssertEqual(stale.0, 0x8E, accuracy: 2); XCTAssertEqual(stale.1, 0x8E, accuracy: 2); XCTAssertEqual(stale.2, 0x93, accuracy: 2)
+        XCTAssertEqual(try PNGRead.rgba(path: r.demo.cyclePath).height, 248)
+    }
+
+    func testOverridesCannotReplaceTheDriveOrTheMap() throws {
+        let r = try demoRun()
+        for bad in ["source.position=45.5,-73.6", "map.image=none"] {
+            let demo = DriveDemo(files: r.demo.files, overrides: [bad])
+            XCTAssertThrowsError(try demo.loadConfiguration(), bad)
+        }
+        XCTAssertNoThrow(try DriveDemo(files: r.demo.files, overrides: ["map.follow=edge", "annotationColor=#FF3B30"]).loadConfiguration())
+    }
+}
