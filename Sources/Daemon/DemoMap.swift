@@ -1,7 +1,7 @@
 import Raster
 
 /// The demo's map image, drawn in code from `DemoTown`'s plan: blocks with buildings between white
-/// streets, the bus route's arterials in yellow, a park with a pond, a river with greens along its
+/// streets, the bus route's arterials in yellow, a park with a pond, a square, a river with greens along its
 /// banks, two bridges and the route's tunnel, and the bus line itself in transit orange with its
 /// stops. Flat colours after Apple Maps' light palette, no text. Rectangles are filled whole pixels;
 /// curves are chains of the Raster discs (exact-area coverage in 1/256 px), so the same bytes come
@@ -76,7 +76,7 @@ public enum DemoMap {
         }
     }
 
-    /// The park's lawn, a pond and paths crossing it.
+    /// The park's lawn, a pond and paths crossing it; the square with its fountain.
     static func drawPark(_ pen: inout Pen) {
         let p = DemoTown.park
         let lawn = Rect(x: p.x0 + 10, y: p.y0 + 10, width: p.x1 - p.x0 - 20, height: p.y1 - p.y0 - 20)
@@ -93,6 +93,21 @@ public enum DemoMap {
         }
         pen.disc(DemoTown.pond.x, DemoTown.pond.y, DemoTown.pond.radius + 3, parkPath)
         pen.disc(DemoTown.pond.x, DemoTown.pond.y, DemoTown.pond.radius, water)
+
+        // The square: lawn, a ring path round a fountain, paths to its corners.
+        let q = DemoTown.square
+        pen.rect(Rect(x: q.x0 + 10, y: q.y0 + 10, width: q.x1 - q.x0 - 20, height: q.y1 - q.y0 - 20), park)
+        let cx = Double(q.x0 + q.x1) / 2, cy = Double(q.y0 + q.y1) / 2
+        for k in 0...200 {
+            let f = Double(k) / 200
+            for (x0, y0) in [(q.x0 + 10, q.y0 + 10), (q.x1 - 10, q.y0 + 10), (q.x0 + 10, q.y1 - 10), (q.x1 - 10, q.y1 - 10)] {
+                pen.disc(Double(x0) + (cx - Double(x0)) * f, Double(y0) + (cy - Double(y0)) * f, 2.5, parkPath)
+            }
+        }
+        pen.disc(cx, cy, 30, parkPath)
+        pen.disc(cx, cy, 25, park)
+        pen.disc(cx, cy, 11, parkPath)
+        pen.disc(cx, cy, 8, water)
     }
 
     /// Streets and avenues: every casing first, then every surface, so crossings join cleanly.

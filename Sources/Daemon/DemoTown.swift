@@ -73,6 +73,8 @@ public struct DemoTown: Sendable {
     /// stops at its edges), with a pond.
     public static let park = (x0: 1020, y0: 420, x1: 1480, y1: 590)
     public static let pond = (x: 1165.0, y: 510.0, radius: 34.0)
+    /// A square of one block beside stop B, with a fountain.
+    public static let square = (x0: 790, y0: 1100, x1: 1020, y1: 1270)
 
     /// The loop's corners, clockwise from the terminal on the northern arterial: east past the park,
     /// south over the bridge, west along the southern arterial, north through the tunnel.
