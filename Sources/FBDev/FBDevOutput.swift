@@ -39,10 +39,9 @@ public final class FBDevOutput: FrameOutput {
     public private(set) var pacing: FBDevPacing = .timer
     public private(set) var statistics = Statistics()
 
-    public let canvasWidth: Int
-    public let canvasHeight: Int
-    private var ownShadow: OwnedPixelBuffer?
-    private var adopted: PixelBuffer?
+    public var canvasWidth: Int { shadow.width }
+    public var canvasHeight: Int { shadow.height }
+    private var shadow: ShadowCanvas
     private var memory: UnsafeMutableRawPointer
     /// Two screens for `flip` (at y 0 and y = height of the virtual screen), else the visible one.
     private var screens: [PixelBuffer]
@@ -57,20 +56,11 @@ public final class FBDevOutput: FrameOutput {
     /// Monotonic nanoseconds: tells a real vsync wait from one that returns at once.
     private let clock: () -> Int64
 
-    public var canvas: PixelBuffer {
-        if let adopted { return adopted }
-        if let ownShadow { return ownShadow.buffer }
-        let own = OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
-        ownShadow = own
-        return own.buffer
-    }
+    public var canvas: PixelBuffer { shadow.buffer() }
 
     public func adopt(canvas frame: PixelBuffer) {
         precondition(!started, "adopt(canvas:) after start()")
-        precondition(frame.width == canvasWidth && frame.height == canvasHeight && frame.format == .xrgb8888,
-                     "a \(frame.width)x\(frame.height) \(frame.format) frame cannot be the \(canvasWidth)x\(canvasHeight) xrgb8888 canvas")
-        adopted = frame
-        ownShadow = nil
+        shadow.adopt(frame)
     }
 
     /// Nothing to poll: a framebuffer has no events.
@@ -88,14 +78,7 @@ public final class FBDevOutput: FrameOutput {
     public init(device: FramebufferDevice, configuration: FBDevConfiguration,
                 log: @escaping (String) -> Void = { _ in },
                 clock: @escaping () -> Int64 = { MonotonicInstant.now().nanoseconds }) throws(FBDevError) {
-        let v: VariableScreenInfo, f: FixedScreenInfo
-        do {
-            v = try device.variableInfo()
-            f = try device.fixedInfo()
-        } catch {
-            if error.errno == ENOTTY || error.errno == EINVAL { throw .notAFramebuffer(path: device.path, error) }
-            throw FBDevError.classify(error, device: device.path)
-        }
+        let (v, f) = try device.screenInfo()
         let label = Self.name(device.path, f)
         let layout: FramebufferLayout
         switch FramebufferLayout.decode(v, f) {
@@ -125,8 +108,7 @@ public final class FBDevOutput: FrameOutput {
         let turn = configuration.rotation ?? .r0
         rotation = turn
         let logical = turn.logicalSize(physicalWidth: v.xres, physicalHeight: v.yres)
-        canvasWidth = logical.width
-        canvasHeight = logical.height
+        shadow = ShadowCanvas(width: logical.width, height: logical.height)
         damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
 
         let (canFlip, why) = Self.panning(v, f)
@@ -161,9 +143,6 @@ public final class FBDevOutput: FrameOutput {
 
     /// Whether two screens fit one above the other and the driver can pan between them; if not,
     /// why not.
-    /// Under a millisecond between two vblanks is no vblank (no panel refreshes at 1000 Hz).
-    static let shortestFrameNanoseconds: Int64 = 1_000_000
-
     static func panning(_ v: VariableScreenInfo, _ f: FixedScreenInfo) -> (Bool, String) {
         if f.ypanstep == 0 { return (false, "the driver cannot pan (ypanstep 0)") }
         if v.yresVirtual < 2 * v.yres {
@@ -208,14 +187,10 @@ public final class FBDevOutput: FrameOutput {
             reason = update == .auto ? "damage in place: \(why)" : "damage in place (configured)"
         }
         do {
-            // The first wait ends at a vblank, so the second lasts a whole frame where the driver
-            // really waits. DRM's fbdev emulation answers at once on drivers without a vblank
-            // interrupt (bochs, cirrus): pacing by it would be no pacing at all.
-            try device.waitForVSync()
-            let begin = clock()
-            try device.waitForVSync()
+            // Where the wait returns at once, pacing by it would be no pacing at all.
+            let waits = try device.vsyncWaitsForAFrame(clock: clock)
             statistics.vsyncWaits += 2
-            if clock() - begin >= Self.shortestFrameNanoseconds {
+            if waits {
                 pacing = .vsync
                 reason += "; paced by FBIO_WAITFORVSYNC"
             } else {

@@ -1,3 +1,4 @@
+import Glibc
 import Syscall
 
 /// The narrow seam between the output logic and the kernel: every framebuffer call PulseDot makes.
@@ -20,3 +21,29 @@ public protocol FramebufferDevice: AnyObject {
     /// Unmaps (if mapped) and closes the device.
     func close()
 }
+
+extension FramebufferDevice {
+    /// Both screen informations, for the output and the probe alike. ENOTTY or EINVAL here means
+    /// the node is no framebuffer; other failures are classified against the device's path.
+    func screenInfo() throws(FBDevError) -> (VariableScreenInfo, FixedScreenInfo) {
+        do {
+            return (try variableInfo(), try fixedInfo())
+        } catch {
+            if error.errno == ENOTTY || error.errno == EINVAL { throw .notAFramebuffer(path: path, error) }
+            throw FBDevError.classify(error, device: path)
+        }
+    }
+
+    /// Whether FBIO_WAITFORVSYNC really waits for a vblank. The first wait ends at one, so the
+    /// second lasts a whole frame where the driver really waits; DRM's fbdev emulation answers at
+    /// once on drivers without a vblank interrupt (bochs, cirrus). Two waits: up to two frames.
+    func vsyncWaitsForAFrame(clock: () -> Int64) throws(SyscallError) -> Bool {
+        try waitForVSync()
+        let begin = clock()
+        try waitForVSync()
+        return clock() - begin >= shortestFrameNanoseconds
+    }
+}
+
+/// Under a millisecond between two vblanks is no vblank (no panel refreshes at 1000 Hz).
+let shortestFrameNanoseconds: Int64 = 1_000_000

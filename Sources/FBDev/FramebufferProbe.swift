@@ -20,21 +20,11 @@ public struct FramebufferProbe: Sendable {
     /// is written or panned.
     public static func read(_ device: FramebufferDevice,
                             clock: () -> Int64 = { MonotonicInstant.now().nanoseconds }) throws(FBDevError) -> FramebufferProbe {
-        let v: VariableScreenInfo, f: FixedScreenInfo
-        do {
-            v = try device.variableInfo()
-            f = try device.fixedInfo()
-        } catch {
-            if error.errno == ENOTTY || error.errno == EINVAL { throw .notAFramebuffer(path: device.path, error) }
-            throw FBDevError.classify(error, device: device.path)
-        }
+        let (v, f) = try device.screenInfo()
         var vsync: Int32 = 0
         var waits = false
         do {
-            try device.waitForVSync()
-            let begin = clock()
-            try device.waitForVSync()
-            waits = clock() - begin >= FBDevOutput.shortestFrameNanoseconds
+            waits = try device.vsyncWaitsForAFrame(clock: clock)
         } catch {
             vsync = error.errno
         }

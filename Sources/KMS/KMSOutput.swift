@@ -35,10 +35,9 @@ public final class KMSOutput: FrameOutput {
     public private(set) var strategyReason = ""
     public private(set) var statistics = Statistics()
 
-    public let canvasWidth: Int
-    public let canvasHeight: Int
-    private var ownShadow: OwnedPixelBuffer?
-    private var adopted: PixelBuffer?
+    public var canvasWidth: Int { shadow.width }
+    public var canvasHeight: Int { shadow.height }
+    private var shadow: ShadowCanvas
     private var buffers: [ScanoutBuffer] = []
     /// The buffer on screen, or queued to be (a flip in flight).
     private var front = 0
@@ -50,20 +49,11 @@ public final class KMSOutput: FrameOutput {
     private var dirtyWorks = true
     private let log: (String) -> Void
 
-    public var canvas: PixelBuffer {
-        if let adopted { return adopted }
-        if let ownShadow { return ownShadow.buffer }
-        let own = OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
-        ownShadow = own
-        return own.buffer
-    }
+    public var canvas: PixelBuffer { shadow.buffer() }
 
     public func adopt(canvas frame: PixelBuffer) {
         precondition(!started, "adopt(canvas:) after start()")
-        precondition(frame.width == canvasWidth && frame.height == canvasHeight && frame.format == .xrgb8888,
-                     "a \(frame.width)x\(frame.height) \(frame.format) frame cannot be the \(canvasWidth)x\(canvasHeight) xrgb8888 canvas")
-        adopted = frame
-        ownShadow = nil
+        shadow.adopt(frame)
     }
     public var pollDescriptor: Int32? { strategy == .flip && started ? card.eventDescriptor : nil }
     /// "card0 (bochs) Virtual-1" — how messages name this output.
@@ -88,8 +78,7 @@ public final class KMSOutput: FrameOutput {
         let turn = Selection.rotation(configured: configuration.rotation, orientation: connector.orientation)
         rotation = turn.rotation
         let logical = rotation.logicalSize(physicalWidth: mode.width, physicalHeight: mode.height)
-        canvasWidth = logical.width
-        canvasHeight = logical.height
+        shadow = ShadowCanvas(width: logical.width, height: logical.height)
         damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
         let count = configuration.update == .damage ? 1 : 2
         do {
