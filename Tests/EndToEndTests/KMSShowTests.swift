@@ -5,57 +5,15 @@ import XCTest
 /// `pulsedot show` on real kernel drivers in QEMU: the screen must show the headless render of
 /// the same frame (each channel within 3, 8 for RGB565, over the dot's area), the dot where it
 /// must be, and the console must come back after SIGTERM.
-final class KMSShowTests: XCTestCase {
+final class KMSShowTests: XCTestCase, QEMUShowTesting {
     /// The inner dot's colour (annotationColor #007AFF) and the default halo's size in points.
     static let dotColor = (0, 122, 255)
     static let haloPoints = 116.6
+    static let showCommand = "pulsedot show"
+    static let mismatchFolder = "kms-mismatch"
 
     override func setUpWithError() throws {
         try XCTSkipIf(TestEnvironment.optedOut("qemu"), "PULSEDOT_SKIP contains qemu")
-    }
-
-    struct Still {
-        let pid: Int
-        let screen: ScreenImage
-        let log: String
-    }
-
-    /// Starts `pulsedot show --at TIME ARGS`, waits for its still frame and a settled screen.
-    func showStill(_ vm: QEMUMachine, at time: Double, _ args: String, console: ScreenImage) throws -> Still {
-        let pid = try vm.spawn("pulsedot show --at \(time) \(args)")
-        let log = try vm.waitForOutput(pid, containing: "still frame at clock")
-        let screen = ScreenImage(try vm.stableScreendump { ScreenImage($0) != console })
-        return Still(pid: pid, screen: screen, log: log)
-    }
-
-    /// Compares the dot's area of `screen` (logical, turned back already) with the render.
-    func assertDotMatches(_ screen: ScreenImage, at center: (Int, Int), _ render: ScreenImage, at renderCenter: (Int, Int),
-                          scale: Double, tolerance: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        let side = Int((Self.haloPoints * scale).rounded(.up)) + Int(16 * scale)
-        let worst = screen.maxDifference(around: center.0, center.1, side: side, against: render, around: renderCenter.0, renderCenter.1)
-        if worst.difference > tolerance {
-            let dir = (try? TestEnvironment.temporaryDirectory("kms-mismatch"))?.path ?? "/tmp"
-            try? screen.write(to: dir + "/screen.png")
-            try? render.write(to: dir + "/render.png")
-            XCTFail("\(what): a channel differs by \(worst.difference) at (\(worst.x), \(worst.y)) (tolerance \(tolerance)); images in \(dir)",
-                    file: file, line: line)
-        }
-        guard let dot = screen.centroid(of: Self.dotColor) else {
-            return XCTFail("\(what): no dot colour on the screen", file: file, line: line)
-        }
-        XCTAssertGreaterThan(dot.count, Int(50 * scale * scale), "\(what): too little of the dot", file: file, line: line)
-        XCTAssertEqual(dot.x, Double(center.0), accuracy: 1.0, "\(what): the dot is off in x", file: file, line: line)
-        XCTAssertEqual(dot.y, Double(center.1), accuracy: 1.0, "\(what): the dot is off in y", file: file, line: line)
-    }
-
-    /// Stops the show with SIGTERM: exit 0, and the console as it was before, without the dot.
-    func assertStopsAndConsoleReturns(_ vm: QEMUMachine, _ pid: Int, console: ScreenImage,
-                                      file: StaticString = #filePath, line: UInt = #line) throws {
-        let status = try vm.stop(pid)
-        XCTAssertEqual(status, 0, (try? vm.backgroundOutput(pid)) ?? "", file: file, line: line)
-        let after = ScreenImage(try vm.stableScreendump())
-        XCTAssertNil(after.centroid(of: Self.dotColor), "the dot is still on the screen after SIGTERM", file: file, line: line)
-        XCTAssertTrue(after == console, "the console did not come back as it was", file: file, line: line)
     }
 
     // MARK: Drivers and strategies
