@@ -9,7 +9,7 @@ final class RunGPSDTests: XCTestCase {
     private var dir: URL!
 
     override func setUpWithError() throws {
-        try RunGPSFake.requireGPSFake()
+        try GPSFake.requireInstalled()
         dir = try TestEnvironment.temporaryDirectory("run-gpsd")
     }
 
@@ -47,7 +47,7 @@ final class RunGPSDTests: XCTestCase {
         let start = drive.fixes[0]
         let daemon = try RunningDaemon(config: config(port: port, center: start, staleAfter: 60, frames: frames), in: dir)
         try daemon.waitForLog("connecting to gpsd")
-        let gpsfake = try RunGPSFake(log: log, port: port, pace: 0.1, once: true, pipe: true)
+        let gpsfake = try GPSFake(log: log, port: port, once: true, pace: 0.1, pipe: true)
         defer { gpsfake.stop() }
         try daemon.waitForLog("receiving from")
 
@@ -100,7 +100,7 @@ final class RunGPSDTests: XCTestCase {
         let port = try TestEnvironment.freeTCPPort()
         let daemon = try RunningDaemon(config: config(port: port, center: drive.fixes[0], staleAfter: 2, frames: frames), in: dir)
         try daemon.waitForLog("connecting to gpsd")
-        var gpsfake = try RunGPSFake.listening(log: log, port: port, pace: 0.05, once: false, pipe: true)
+        var gpsfake = try GPSFake.listening(log: log, port: port, once: false, pace: 0.05, pipe: true)
         try daemon.waitForFrames(in: frames, "live frames") { $0.filter { $0.state == "live" }.count >= 5 }
 
         gpsfake.stop()
@@ -109,7 +109,7 @@ final class RunGPSDTests: XCTestCase {
         let staleFrame = try XCTUnwrap(stale.last)
         XCTAssertNotNil(staleFrame.lat, "a stale dot stays where the last fix was")
 
-        gpsfake = try RunGPSFake.listening(log: log, port: port, pace: 0.05, once: false, pipe: true)
+        gpsfake = try GPSFake.listening(log: log, port: port, once: false, pace: 0.05, pipe: true)
         defer { gpsfake.stop() }
         let again = try daemon.waitForFrames(in: frames, timeout: 60, "live frames after gpsd came back") { lines in
             lines.contains { $0.state == "live" && $0.t > staleFrame.t }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// NMEA 0183 sentences with correct checksums, written by the tests themselves so the gpsd tests
 /// stand alone: a route that moves, fixes that start, degrade and drop out.
@@ -8,31 +9,21 @@ struct NMEAFeed {
     private(set) var clock = 12 * 3600
     let date = "010624"
 
-    /// `$BODY*CS` where CS is the XOR of the body's bytes in two upper-case hex digits.
-    static func sentence(_ body: String) -> String {
-        let sum = body.utf8.reduce(UInt8(0), ^)
-        return "$" + body + "*" + String(format: "%02X", sum)
-    }
-
-    private var time: String {
-        String(format: "%02d%02d%02d.00", clock / 3600, clock / 60 % 60, clock % 60)
-    }
+    private var time: String { NMEAWriter.time(clock) }
 
     static func latitude(_ degrees: Double) -> String {
-        let a = abs(degrees), d = Int(a)
-        return String(format: "%02d%08.5f,%@", d, (a - Double(d)) * 60, degrees >= 0 ? "N" : "S")
+        NMEAWriter.coordinate(degrees, width: 2, positive: "N", negative: "S").text
     }
 
     static func longitude(_ degrees: Double) -> String {
-        let a = abs(degrees), d = Int(a)
-        return String(format: "%03d%08.5f,%@", d, (a - Double(d)) * 60, degrees >= 0 ? "E" : "W")
+        NMEAWriter.coordinate(degrees, width: 3, positive: "E", negative: "W").text
     }
 
     /// One second without a fix: what receivers send while searching.
     mutating func noFix() {
-        sentences.append(Self.sentence("GPGGA,\(time),,,,,0,00,99.99,,,,,,"))
-        sentences.append(Self.sentence("GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
-        sentences.append(Self.sentence("GPRMC,\(time),V,,,,,,,\(date),,,N"))
+        sentences.append(NMEAWriter.sentence("GPGGA,\(time),,,,,0,00,99.99,,,,,,"))
+        sentences.append(NMEAWriter.sentence("GPGSA,A,1,,,,,,,,,,,,,99.99,99.99,99.99"))
+        sentences.append(NMEAWriter.sentence("GPRMC,\(time),V,,,,,,,\(date),,,N"))
         clock += 1
     }
 
@@ -46,14 +37,14 @@ struct NMEAFeed {
                       altitude: Double = 48.5, satellites: Int = 8, accuracy: Accuracy? = nil) {
         let position = Self.latitude(latitude) + "," + Self.longitude(longitude)
         let alt = threeD ? String(format: "%.1f,M,39.6,M", altitude) : ",,,"
-        sentences.append(Self.sentence("GPGGA,\(time),\(position),1,\(String(format: "%02d", satellites)),\(String(format: "%.1f", hdop)),\(alt),,"))
+        sentences.append(NMEAWriter.sentence("GPGGA,\(time),\(position),1,\(String(format: "%02d", satellites)),\(String(format: "%.1f", hdop)),\(alt),,"))
         let used = (1...satellites).map { String(format: "%02d", $0) } + Array(repeating: "", count: 12 - satellites)
-        sentences.append(Self.sentence("GPGSA,A,\(threeD ? 3 : 2),\(used.joined(separator: ",")),\(String(format: "%.1f,%.1f,%.1f", hdop * 1.6, hdop, hdop * 1.3))"))
+        sentences.append(NMEAWriter.sentence("GPGSA,A,\(threeD ? 3 : 2),\(used.joined(separator: ",")),\(String(format: "%.1f,%.1f,%.1f", hdop * 1.6, hdop, hdop * 1.3))"))
         if let a = accuracy {
-            sentences.append(Self.sentence("GPGST,\(time)," + String(format: "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f",
+            sentences.append(NMEAWriter.sentence("GPGST,\(time)," + String(format: "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f",
                                                                      a.rms, a.major, a.minor, a.orientation, a.latitudeError, a.longitudeError, a.altitudeError)))
         }
-        sentences.append(Self.sentence("GPRMC,\(time),A,\(position),\(String(format: "%.2f,%.2f", knots, course)),\(date),,,A"))
+        sentences.append(NMEAWriter.sentence("GPRMC,\(time),A,\(position),\(String(format: "%.2f,%.2f", knots, course)),\(date),,,A"))
         clock += 1
     }
 
@@ -65,7 +56,7 @@ struct NMEAFeed {
             for i in (page * 4)..<min(seen, page * 4 + 4) {
                 body += String(format: ",%02d,%02d,%03d,%02d", i + 1, 10 + i * 5 % 80, i * 40 % 360, 20 + i % 25)
             }
-            sentences.append(Self.sentence(body))
+            sentences.append(NMEAWriter.sentence(body))
         }
     }
 
