@@ -9,19 +9,6 @@ import XCTest
 /// The [source], [display], [map] and [log] keys: defaults, what each accepts, and the one-line
 /// error for what it refuses.
 final class ConfigKeysTests: XCTestCase {
-    private func settings(_ assignments: String...) throws -> Settings {
-        var s = Settings()
-        try s.set(all: assignments)
-        return s
-    }
-
-    private func assertError(_ assignment: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        var s = Settings()
-        XCTAssertThrowsError(try s.set(assignment), file: file, line: line) { error in
-            XCTAssertEqual("\(error)", expected, file: file, line: line)
-        }
-    }
-
     func testEveryKeyOfIssueFive() {
         XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log"])
         XCTAssertEqual(SettingsTable.keys(in: "source").map(\.name),
@@ -84,12 +71,12 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(try settings("source.position=1,2", "source.position=none").source.source, .gpsd(.default))
         XCTAssertEqual(try settings("source.position=1,2", "source.replay=none").source.source,
                        .position(GeoPoint(latitude: 1, longitude: 2)), "none only clears its own choice")
-        assertError("source.gpsd=::1", "source.gpsd = ::1: not a gpsd address: an IPv6 address needs brackets (expected HOST:PORT or [IPv6]:PORT)")
-        assertError("source.gpsd=host:0", "source.gpsd = host:0: not a gpsd address: port must be 1-65535 (expected HOST:PORT or [IPv6]:PORT)")
-        assertError("source.position=45.5", "source.position = 45.5: not a position (expected LAT,LON in decimal degrees, e.g. 45.5017,-73.5673)")
-        assertError("source.position=91,0", "source.position = 91,0: latitude 91 is not a latitude (allowed: -90 to 90 degrees)")
-        assertError("source.position=88,0", "source.position = 88,0: latitude 88 is beyond Web Mercator's limit of ±85.05112878° (polar regions cannot be drawn on the map)")
-        assertError("source.position=0,181", "source.position = 0,181: longitude 181 is not a longitude (allowed: -180 to 180 degrees)")
+        assertSetError("source.gpsd=::1", "source.gpsd = ::1: not a gpsd address: an IPv6 address needs brackets (expected HOST:PORT or [IPv6]:PORT)")
+        assertSetError("source.gpsd=host:0", "source.gpsd = host:0: not a gpsd address: port must be 1-65535 (expected HOST:PORT or [IPv6]:PORT)")
+        assertSetError("source.position=45.5", "source.position = 45.5: not a position (expected LAT,LON in decimal degrees, e.g. 45.5017,-73.5673)")
+        assertSetError("source.position=91,0", "source.position = 91,0: latitude 91 is not a latitude (allowed: -90 to 90 degrees)")
+        assertSetError("source.position=88,0", "source.position = 88,0: latitude 88 is beyond Web Mercator's limit of ±85.05112878° (polar regions cannot be drawn on the map)")
+        assertSetError("source.position=0,181", "source.position = 0,181: longitude 181 is not a longitude (allowed: -180 to 180 degrees)")
     }
 
     func testGpsdClientConfiguration() throws {
@@ -106,23 +93,23 @@ final class ConfigKeysTests: XCTestCase {
         try Data("$GPRMC\n".utf8).write(to: URL(fileURLWithPath: dir + "/drive.nmea"))
         XCTAssertEqual(try settings("source.replay=\(dir)/drive.nmea", "source.replaySpeed=4").source.source, .replay(path: dir + "/drive.nmea"))
         XCTAssertEqual(try settings("source.replaySpeed=0.5").source.replaySpeed, 0.5)
-        assertError("source.replay=\(dir)/gone.nmea",
+        assertSetError("source.replay=\(dir)/gone.nmea",
                     "source.replay = \(dir)/gone.nmea: cannot be read (No such file or directory; an NMEA file or a gpsd JSON log is expected here)")
-        assertError("source.replay=\(dir)", "source.replay = \(dir): cannot be read (Is a directory; an NMEA file or a gpsd JSON log is expected here)")
-        assertError("source.replaySpeed=0", "source.replaySpeed = 0: out of range (value > 0)")
+        assertSetError("source.replay=\(dir)", "source.replay = \(dir): cannot be read (Is a directory; an NMEA file or a gpsd JSON log is expected here)")
+        assertSetError("source.replaySpeed=0", "source.replaySpeed = 0: out of range (value > 0)")
     }
 
     func testGpsDeviceAndTimes() throws {
         XCTAssertEqual(try settings("source.gpsDevice=/dev/ttyACM0").source.gpsDevice, "/dev/ttyACM0")
         XCTAssertNil(try settings("source.gpsDevice=/dev/ttyACM0", "source.gpsDevice=all").source.gpsDevice)
-        assertError("source.gpsDevice=/dev/" + String(repeating: "x", count: 60),
+        assertSetError("source.gpsDevice=/dev/" + String(repeating: "x", count: 60),
                     "source.gpsDevice = /dev/\(String(repeating: "x", count: 60)): receiver path \"/dev/\(String(repeating: "x", count: 60))\" is too long for gpsd's 80-character watch request")
-        assertError("source.gpsDevice=", "source.gpsDevice = : not a receiver path (expected a device path such as /dev/ttyACM0, or all)")
+        assertSetError("source.gpsDevice=", "source.gpsDevice = : not a receiver path (expected a device path such as /dev/ttyACM0, or all)")
         XCTAssertEqual(try settings("source.staleAfter=15s").source.staleAfter, 15)
         XCTAssertEqual(try settings("source.staleAfter=inf").source.staleAfter, .infinity)
         XCTAssertEqual(try settings("source.silenceTimeout=2.5").source.silenceTimeout, 2.5)
-        assertError("source.staleAfter=0", "source.staleAfter = 0: out of range (value > 0, in seconds, or inf)")
-        assertError("source.silenceTimeout=inf", "source.silenceTimeout = inf: not a duration (allowed: value > 0, in seconds)")
+        assertSetError("source.staleAfter=0", "source.staleAfter = 0: out of range (value > 0, in seconds, or inf)")
+        assertSetError("source.silenceTimeout=inf", "source.silenceTimeout = inf: not a duration (allowed: value > 0, in seconds)")
     }
 
     func testDisplay() throws {
@@ -130,12 +117,12 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(try settings("display.output=fbdev").display.output, .fbdev)
         XCTAssertEqual(try settings("display.output=none").display.output, .none)
         XCTAssertEqual(try settings("display.output=png:/tmp/frames").display.output, .png(directory: "/tmp/frames"))
-        assertError("display.output=png:", "display.output = png:: png: needs a directory (e.g. png:/var/lib/pulsedot/frames)")
-        assertError("display.output=drm", "display.output = drm: not one of auto, kms, fbdev, none, png:DIR")
+        assertSetError("display.output=png:", "display.output = png:: png: needs a directory (e.g. png:/var/lib/pulsedot/frames)")
+        assertSetError("display.output=drm", "display.output = drm: not one of auto, kms, fbdev, none, png:DIR")
         XCTAssertEqual(try settings("display.device=/dev/dri/card1").display.device, "/dev/dri/card1")
-        assertError("display.device=card0", "display.device = card0: not a device path (expected an absolute path such as /dev/dri/card0 or /dev/fb0, or auto)")
+        assertSetError("display.device=card0", "display.device = card0: not a device path (expected an absolute path such as /dev/dri/card0 or /dev/fb0, or auto)")
         XCTAssertEqual(try settings("display.connector=HDMI-A-1").display.connector, "HDMI-A-1")
-        assertError("display.connector=HDMI A", "display.connector = HDMI A: not a connector name (expected the kernel's name such as HDMI-A-1 or DSI-1, or auto)")
+        assertSetError("display.connector=HDMI A", "display.connector = HDMI A: not a connector name (expected the kernel's name such as HDMI-A-1 or DSI-1, or auto)")
 
         let m = try settings("display.mode=800x480@59.94").display.mode
         XCTAssertEqual(m, DisplaySettings.Mode(width: 800, height: 480, refreshMilliHz: 59940))
@@ -143,20 +130,20 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(try settings("display.mode=1920x1080@60").display.mode?.description, "1920x1080@60")
         let headless = try settings("display.output=none", "display.mode=640x360")
         XCTAssertTrue(headless.display.headlessFrameSize == (640, 360))
-        assertError("display.mode=1280*800", "display.mode = 1280*800: not a mode (expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x800@60)")
-        assertError("display.mode=0x800", "display.mode = 0x800: out of range (width and height from 1 to 16384)")
-        assertError("display.mode=800x480@0", "display.mode = 800x480@0: out of range (refresh above 0 and below 1000 Hz)")
+        assertSetError("display.mode=1280*800", "display.mode = 1280*800: not a mode (expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. 1280x800@60)")
+        assertSetError("display.mode=0x800", "display.mode = 0x800: out of range (width and height from 1 to 16384)")
+        assertSetError("display.mode=800x480@0", "display.mode = 800x480@0: out of range (refresh above 0 and below 1000 Hz)")
 
         XCTAssertEqual(try settings("display.format=rgb565").display.format, .rgb565)
-        assertError("display.format=rgb888", "display.format = rgb888: not one of xrgb8888, rgb565")
+        assertSetError("display.format=rgb888", "display.format = rgb888: not one of xrgb8888, rgb565")
         XCTAssertEqual(try settings("display.rotation=270").display.rotation, .r270)
         XCTAssertNil(try settings("display.rotation=90", "display.rotation=auto").display.rotation)
         XCTAssertEqual(try settings("display.update=damage").display.update, .damage)
-        assertError("display.update=vsync", "display.update = vsync: not one of auto, flip, damage")
+        assertSetError("display.update=vsync", "display.update = vsync: not one of auto, flip, damage")
         XCTAssertEqual(try settings("display.fps=30").display.fps, 30)
         XCTAssertEqual(try settings("display.pngFps=0.5").display.pngFps, 0.5)
-        assertError("display.fps=0", "display.fps = 0: out of range (1 ≤ value ≤ 240, in frames per second)")
-        assertError("display.pngFps=0", "display.pngFps = 0: out of range (0 < value ≤ 240, in frames per second)")
+        assertSetError("display.fps=0", "display.fps = 0: out of range (1 ≤ value ≤ 240, in frames per second)")
+        assertSetError("display.pngFps=0", "display.pngFps = 0: out of range (0 < value ≤ 240, in frames per second)")
     }
 
     func testMap() throws {
@@ -171,31 +158,31 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(s.map.follow, .center)
         XCTAssertEqual(s.map.offMap, .edge)
         XCTAssertEqual(try settings("map.bounds=177,-19,-178,-16").map.bounds?.crossesAntimeridian, true)
-        assertError("map.image=\(dir)/gone.png", "map.image = \(dir)/gone.png: no such file (a PNG image is expected here)")
+        assertSetError("map.image=\(dir)/gone.png", "map.image = \(dir)/gone.png: no such file (a PNG image is expected here)")
         try Data("not a png".utf8).write(to: URL(fileURLWithPath: dir + "/text.png"))
         XCTAssertThrowsError(try settings("map.image=\(dir)/text.png")) { error in
             XCTAssertTrue("\(error)".hasPrefix("map.image = \(dir)/text.png: not a readable PNG ("), "\(error)")
         }
-        assertError("map.bounds=1,2,3", "map.bounds = 1,2,3: not bounds (expected WEST,SOUTH,EAST,NORTH in decimal degrees, e.g. -73.60,45.49,-73.54,45.52)")
-        assertError("map.bounds=0,10,1,5", "map.bounds = 0,10,1,5: bounds 0,10,1,5 enclose no area (need SOUTH < NORTH and WEST ≠ EAST; WEST > EAST crosses the antimeridian)")
-        assertError("map.bounds=0,80,1,86", "map.bounds = 0,80,1,86: latitude 86 is beyond Web Mercator's limit of ±85.05112878° (polar regions cannot be drawn on the map)")
+        assertSetError("map.bounds=1,2,3", "map.bounds = 1,2,3: not bounds (expected WEST,SOUTH,EAST,NORTH in decimal degrees, e.g. -73.60,45.49,-73.54,45.52)")
+        assertSetError("map.bounds=0,10,1,5", "map.bounds = 0,10,1,5: bounds 0,10,1,5 enclose no area (need SOUTH < NORTH and WEST ≠ EAST; WEST > EAST crosses the antimeridian)")
+        assertSetError("map.bounds=0,80,1,86", "map.bounds = 0,80,1,86: latitude 86 is beyond Web Mercator's limit of ±85.05112878° (polar regions cannot be drawn on the map)")
 
         XCTAssertEqual(try settings("map.center=45.5017,-73.5673").map.center, GeoPoint(latitude: 45.5017, longitude: -73.5673))
         XCTAssertNil(try settings("map.center=1,1", "map.center=auto").map.center)
-        assertError("map.center=-89.9,0", "map.center = -89.9,0: latitude -89.9 is beyond Web Mercator's limit of ±85.05112878° (polar regions cannot be drawn on the map)")
+        assertSetError("map.center=-89.9,0", "map.center = -89.9,0: latitude -89.9 is beyond Web Mercator's limit of ±85.05112878° (polar regions cannot be drawn on the map)")
         XCTAssertEqual(try settings("map.zoom=17.5").map.zoom, 17.5)
-        assertError("map.zoom=-1", "map.zoom = -1: out of range (0 ≤ value ≤ 30)")
+        assertSetError("map.zoom=-1", "map.zoom = -1: out of range (0 ≤ value ≤ 30)")
         XCTAssertEqual(try settings("map.background=#F2EFE9").map.background, Color(r: 0xF2, g: 0xEF, b: 0xE9))
-        assertError("map.background=#F2EFE980", "map.background = #F2EFE980: must be opaque (expected #RRGGBB, or alpha FF)")
-        assertError("map.follow=always", "map.follow = always: not one of off, edge, center")
-        assertError("map.offMap=wrap", "map.offMap = wrap: not one of hide, edge")
+        assertSetError("map.background=#F2EFE980", "map.background = #F2EFE980: must be opaque (expected #RRGGBB, or alpha FF)")
+        assertSetError("map.follow=always", "map.follow = always: not one of off, edge, center")
+        assertSetError("map.offMap=wrap", "map.offMap = wrap: not one of hide, edge")
     }
 
     func testLog() throws {
         XCTAssertEqual(try settings("log.level=debug").log.level, .debug)
         XCTAssertEqual(try settings("log.summaryEvery=0").log.summaryEvery, 0)
-        assertError("log.level=verbose", "log.level = verbose: not one of error, warning, notice, info, debug")
-        assertError("log.summaryEvery=-5", "log.summaryEvery = -5: out of range (value ≥ 0, in seconds)")
+        assertSetError("log.level=verbose", "log.level = verbose: not one of error, warning, notice, info, debug")
+        assertSetError("log.summaryEvery=-5", "log.summaryEvery = -5: out of range (value ≥ 0, in seconds)")
         let info = LogSettings()
         XCTAssertTrue(info.says(.error) && info.says(.notice) && info.says(.info))
         XCTAssertFalse(info.says(.debug))

@@ -1,14 +1,10 @@
 import GPSD
+import TestSupport
 import XCTest
 @testable import Daemon
 
 /// A sentence with its checksum, as a receiver would send it.
-func nmea(_ body: String) -> String {
-    var x: UInt8 = 0
-    for b in body.utf8 { x ^= b }
-    let hex = String(x, radix: 16, uppercase: true)
-    return "$\(body)*\(hex.count == 1 ? "0" + hex : hex)"
-}
+func nmea(_ body: String) -> String { NMEAWriter.sentence(body) }
 
 final class NmeaTests: XCTestCase {
     func parse(_ lines: [String], path: String = "test.nmea") throws -> ReplayLog {

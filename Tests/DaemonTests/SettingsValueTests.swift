@@ -5,20 +5,6 @@ import XCTest
 
 /// Every value parser through `--set`, and the one-line errors naming key, value and what is allowed.
 final class SettingsValueTests: XCTestCase {
-    private func settings(_ assignments: String...) throws -> Settings {
-        var s = Settings()
-        try s.set(all: assignments)
-        return s
-    }
-
-    private func assertError(_ assignment: String, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        var s = Settings()
-        XCTAssertThrowsError(try s.set(assignment), file: file, line: line) { error in
-            XCTAssertEqual("\(error)", expected, file: file, line: line)
-            XCTAssertFalse("\(error)".contains("\n"), file: file, line: line)
-        }
-    }
-
     func testDefaultsAreTheLookSpec() throws {
         let s = Settings()
         XCTAssertEqual(s.dot.style, DotStyle())
@@ -34,10 +20,10 @@ final class SettingsValueTests: XCTestCase {
         XCTAssertEqual(s.dot.style.pulseColor, Color(r: 0, g: 255, b: 0, a: 0x80))
         XCTAssertEqual(s.dot.style.outerColor, Color(r: 0xAB, g: 0xCD, b: 0xEF))
         XCTAssertNil(try settings("pulseColor=#000000", "pulseColor=annotationColor").dot.style.pulseColor)
-        assertError("annotationColor=#12345", "annotationColor = #12345: not a colour (expected #RRGGBB or #RRGGBBAA)")
-        assertError("annotationColor=red", "annotationColor = red: not a colour (expected #RRGGBB or #RRGGBBAA)")
-        assertError("shadowColor=#12345G", "shadowColor = #12345G: not a colour (expected #RRGGBB or #RRGGBBAA with hexadecimal digits)")
-        assertError("outerColor=", "outerColor = : not a colour (expected #RRGGBB or #RRGGBBAA)")
+        assertSetError("annotationColor=#12345", "annotationColor = #12345: not a colour (expected #RRGGBB or #RRGGBBAA)")
+        assertSetError("annotationColor=red", "annotationColor = red: not a colour (expected #RRGGBB or #RRGGBBAA)")
+        assertSetError("shadowColor=#12345G", "shadowColor = #12345G: not a colour (expected #RRGGBB or #RRGGBBAA with hexadecimal digits)")
+        assertSetError("outerColor=", "outerColor = : not a colour (expected #RRGGBB or #RRGGBBAA)")
     }
 
     func testNumbersAndRanges() throws {
@@ -46,16 +32,16 @@ final class SettingsValueTests: XCTestCase {
         XCTAssertEqual(try settings("outerDotAlpha=1").dot.style.outerDotAlpha, 1)
         XCTAssertEqual(try settings("outerDotAlpha=0.25").dot.style.outerDotAlpha, 0.25)
         XCTAssertEqual(try settings("pulseScaleFactor=2e0").dot.style.pulseScaleFactor, 2)
-        assertError("colorDotInset=11", "colorDotInset = 11: out of range (0 ≤ value < 11)")
-        assertError("colorDotInset=-1", "colorDotInset = -1: out of range (0 ≤ value < 11)")
-        assertError("outerDotAlpha=1.5", "outerDotAlpha = 1.5: out of range (0 ≤ value ≤ 1)")
-        assertError("shadowOpacity=x", "shadowOpacity = x: not a number (allowed: 0 ≤ value ≤ 1)")
-        assertError("pulseScaleFactor=0", "pulseScaleFactor = 0: out of range (value > 0)")
-        assertError("imageScale=nan", "imageScale = nan: not a number (allowed: value > 0)")
-        assertError("imageScale=inf", "imageScale = inf: not a number (allowed: value > 0)")
-        assertError("imageScale=0x10", "imageScale = 0x10: not a number (allowed: value > 0)")
-        assertError("shadowRadius=-0.5", "shadowRadius = -0.5: out of range (value ≥ 0)")
-        assertError("hideHaloAboveError=-1", "hideHaloAboveError = -1: out of range (value ≥ 0, in metres)")
+        assertSetError("colorDotInset=11", "colorDotInset = 11: out of range (0 ≤ value < 11)")
+        assertSetError("colorDotInset=-1", "colorDotInset = -1: out of range (0 ≤ value < 11)")
+        assertSetError("outerDotAlpha=1.5", "outerDotAlpha = 1.5: out of range (0 ≤ value ≤ 1)")
+        assertSetError("shadowOpacity=x", "shadowOpacity = x: not a number (allowed: 0 ≤ value ≤ 1)")
+        assertSetError("pulseScaleFactor=0", "pulseScaleFactor = 0: out of range (value > 0)")
+        assertSetError("imageScale=nan", "imageScale = nan: not a number (allowed: value > 0)")
+        assertSetError("imageScale=inf", "imageScale = inf: not a number (allowed: value > 0)")
+        assertSetError("imageScale=0x10", "imageScale = 0x10: not a number (allowed: value > 0)")
+        assertSetError("shadowRadius=-0.5", "shadowRadius = -0.5: out of range (value ≥ 0)")
+        assertSetError("hideHaloAboveError=-1", "hideHaloAboveError = -1: out of range (value ≥ 0, in metres)")
     }
 
     func testDurationsAndInfinity() throws {
@@ -64,11 +50,11 @@ final class SettingsValueTests: XCTestCase {
         XCTAssertEqual(s.dot.style.outerPulseAnimationDuration, 2)
         XCTAssertEqual(s.dot.style.delayBetweenPulseCycles, 0)
         XCTAssertEqual(try settings("delayBetweenPulseCycles=inf").dot.style.delayBetweenPulseCycles, .infinity)
-        assertError("pulseAnimationDuration=0", "pulseAnimationDuration = 0: out of range (value > 0, in seconds)")
-        assertError("outerPulseAnimationDuration=-3", "outerPulseAnimationDuration = -3: out of range (value > 0, in seconds)")
-        assertError("pulseAnimationDuration=inf", "pulseAnimationDuration = inf: not a duration (allowed: value > 0, in seconds)")
-        assertError("delayBetweenPulseCycles=-1", "delayBetweenPulseCycles = -1: out of range (value ≥ 0, in seconds, or inf)")
-        assertError("delayBetweenPulseCycles=soon", "delayBetweenPulseCycles = soon: not a duration (allowed: value ≥ 0, in seconds, or inf)")
+        assertSetError("pulseAnimationDuration=0", "pulseAnimationDuration = 0: out of range (value > 0, in seconds)")
+        assertSetError("outerPulseAnimationDuration=-3", "outerPulseAnimationDuration = -3: out of range (value > 0, in seconds)")
+        assertSetError("pulseAnimationDuration=inf", "pulseAnimationDuration = inf: not a duration (allowed: value > 0, in seconds)")
+        assertSetError("delayBetweenPulseCycles=-1", "delayBetweenPulseCycles = -1: out of range (value ≥ 0, in seconds, or inf)")
+        assertSetError("delayBetweenPulseCycles=soon", "delayBetweenPulseCycles = soon: not a duration (allowed: value ≥ 0, in seconds, or inf)")
     }
 
     func testPointScaleAndChoice() throws {
@@ -78,18 +64,18 @@ final class SettingsValueTests: XCTestCase {
         XCTAssertEqual(s.dot.scale, 3)
         XCTAssertEqual(s.dot.noFix, .ring)
         XCTAssertNil(try settings("scale=3", "scale=auto").dot.scale)
-        assertError("shadowOffset=2", "shadowOffset = 2: not a point (expected X,Y in points, e.g. 0,2)")
-        assertError("shadowOffset=1,2,3", "shadowOffset = 1,2,3: not a point (expected X,Y in points, e.g. 0,2)")
-        assertError("scale=0", "scale = 0: out of range (value > 0)")
-        assertError("noFix=grey", "noFix = grey: not one of none, ring")
+        assertSetError("shadowOffset=2", "shadowOffset = 2: not a point (expected X,Y in points, e.g. 0,2)")
+        assertSetError("shadowOffset=1,2,3", "shadowOffset = 1,2,3: not a point (expected X,Y in points, e.g. 0,2)")
+        assertSetError("scale=0", "scale = 0: out of range (value > 0)")
+        assertSetError("noFix=grey", "noFix = grey: not one of none, ring")
     }
 
     func testUnknownKeysSectionsAndSyntax() {
-        assertError("colourDotInset=3", "colourDotInset = 3: unknown property (did you mean colorDotInset?)")
-        assertError("sparkle=1", "sparkle = 1: unknown property (the [dot] section has: "
+        assertSetError("colourDotInset=3", "colourDotInset = 3: unknown property (did you mean colorDotInset?)")
+        assertSetError("sparkle=1", "sparkle = 1: unknown property (the [dot] section has: "
                     + SettingsTable.keys(in: "dot").map(\.name).joined(separator: ", ") + ")")
-        assertError("nosuch.key=1", "nosuch.key = 1: unknown section [nosuch] (sections: \(SettingsTable.sections.joined(separator: ", ")))")
-        assertError("colorDotInset", "colorDotInset = : expected KEY=VALUE (e.g. colorDotInset=3)")
+        assertSetError("nosuch.key=1", "nosuch.key = 1: unknown section [nosuch] (sections: \(SettingsTable.sections.joined(separator: ", ")))")
+        assertSetError("colorDotInset", "colorDotInset = : expected KEY=VALUE (e.g. colorDotInset=3)")
         // `dot.key` is the same as the bare key.
         XCTAssertEqual(try settings("dot.colorDotInset=4").dot.style.colorDotInset, 4)
     }
