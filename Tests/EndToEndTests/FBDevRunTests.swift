@@ -35,9 +35,8 @@ final class FBDevRunTests: XCTestCase {
         XCTAssertTrue(log.contains("<6>output /dev/fb0 (bochs-drmdrmfb) 1280x800: canvas 1280x800, scale 2 px/pt"), log)
         XCTAssertFalse(log.contains("output = auto"), log)
         try assertDotAtCentre(ScreenImage(try vm.stableScreendump { ScreenImage($0) != console }), tolerance: 3)
-        XCTAssertEqual(try vm.stop(pid), 0, (try? vm.backgroundOutput(pid)) ?? "")
+        try assertStopsAndConsoleReturns(vm, pid, console: console)
         XCTAssertTrue(try vm.backgroundOutput(pid).contains("<6>display released; the console is back"))
-        XCTAssertTrue(ScreenImage(try vm.stableScreendump()) == console, "the console did not come back as it was")
 
         let auto = try vm.spawn(Self.daemon + " --set display.output=auto")
         let autoLog = try vm.waitForOutput(auto, containing: "<5>first fix at")
@@ -74,9 +73,6 @@ final class FBDevRunTests: XCTestCase {
         XCTAssertTrue(log.contains("<6>output /dev/fb0 (CL Picasso4) 1024x768: canvas 1024x768"), log)
         XCTAssertTrue(log.contains("1024x768 RGB565"), log)
         try assertDotAtCentre(ScreenImage(try vm.stableScreendump { ScreenImage($0) != console }), tolerance: 8, format: "rgb565")
-        XCTAssertEqual(try vm.stop(pid), 0, (try? vm.backgroundOutput(pid)) ?? "")
-        let after = ScreenImage(try vm.stableScreendump())
-        XCTAssertNil(after.centroid(of: KMSShowTests.dotColor), "the dot is still on the screen after SIGTERM")
-        XCTAssertTrue(after == console, "the console did not come back as it was")
+        try assertStopsAndConsoleReturns(vm, pid, console: console)
     }
 }

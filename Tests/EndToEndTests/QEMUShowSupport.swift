@@ -48,8 +48,11 @@ extension QEMUShowTesting {
         XCTAssertEqual(dot.x, Double(center.0), accuracy: 1.0, "\(what): the dot is off in x", file: file, line: line)
         XCTAssertEqual(dot.y, Double(center.1), accuracy: 1.0, "\(what): the dot is off in y", file: file, line: line)
     }
+}
 
-    /// Stops the show with SIGTERM: exit 0, and the console as it was before, without the dot.
+extension XCTestCase {
+    /// Stops `pid` (a show or a run on a display) with SIGTERM: exit 0, and the console as it was
+    /// before, without the dot.
     func assertStopsAndConsoleReturns(_ vm: QEMUMachine, _ pid: Int, console: ScreenImage,
                                       file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(try vm.stop(pid), 0, (try? vm.backgroundOutput(pid)) ?? "", file: file, line: line)

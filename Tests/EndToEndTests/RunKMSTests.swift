@@ -48,10 +48,7 @@ final class RunKMSTests: XCTestCase {
         XCTAssertEqual(redDot.y, 400, accuracy: 1)
         XCTAssertNil(red.centroid(of: KMSShowTests.dotColor), "the old dot is still on the screen")
 
-        XCTAssertEqual(try vm.stop(pid), 0, (try? vm.backgroundOutput(pid)) ?? "")
-        let after = ScreenImage(try vm.stableScreendump())
-        XCTAssertNil(after.centroid(of: KMSShowTests.dotColor), "the dot is still on the screen after SIGTERM")
-        XCTAssertTrue(after == console, "the console did not come back as it was")
+        try assertStopsAndConsoleReturns(vm, pid, console: console)
         XCTAssertTrue(try vm.backgroundOutput(pid).contains("<6>display released; the console is back"))
     }
 }
