@@ -24,8 +24,8 @@ public struct BenchReport {
     /// p50, p99 and max of the frame times in nanoseconds (nearest rank).
     var times: (p50: Int64, p99: Int64, max: Int64) {
         var sorted = run.nanoseconds
-        Self.heapSort(&sorted)
         if sorted.isEmpty { return (0, 0, 0) }
+        sorted.withUnsafeMutableBufferPointer { FrameTimes.heapSort($0.baseAddress!, $0.count) }
         func rank(_ p: Int) -> Int64 { sorted[max(0, (p * sorted.count + 99) / 100 - 1)] }
         return (rank(50), rank(99), sorted[sorted.count - 1])
     }
@@ -80,25 +80,6 @@ public struct BenchReport {
         let us = (ns + 500) / 1000
         let frac = us % 1000
         return "\(us / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
-    }
-
-    /// In place, no allocation (the standard library's sort may take a buffer).
-    static func heapSort(_ a: inout [Int64]) {
-        let n = a.count
-        func sift(_ start: Int, _ end: Int) {
-            var root = start
-            while 2 * root + 1 < end {
-                var child = 2 * root + 1
-                if child + 1 < end && a[child] < a[child + 1] { child += 1 }
-                if a[root] >= a[child] { return }
-                a.swapAt(root, child)
-                root = child
-            }
-        }
-        var i = n / 2 - 1
-        while i >= 0 { sift(i, n); i -= 1 }
-        var end = n - 1
-        while end > 0 { a.swapAt(0, end); sift(0, end); end -= 1 }
     }
 }
 
