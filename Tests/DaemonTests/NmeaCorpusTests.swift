@@ -49,9 +49,7 @@ final class NmeaCorpusTests: XCTestCase {
     /// position; and every instant gpsd reports a position for, the replay has one too.
     func testPositionsMatchGpsdItself() throws {
         if TestEnvironment.optedOut("gpsd") { throw XCTSkip("PULSEDOT_SKIP=gpsd") }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake") else {
-            throw TestFailure("gpsfake not found: run `deploy/install-deps --test` (package gpsd-clients)")
-        }
+        try GPSFake.requireInstalled()
         for url in try Self.recordings() {
             let reference = try Self.gpsdPositions(url)
             let log = try ReplayLog.load(path: url.path)
@@ -82,13 +80,11 @@ final class NmeaCorpusTests: XCTestCase {
 
     /// Runs the recording through gpsd and returns the last position it reported for each time.
     static func gpsdPositions(_ url: URL) throws -> [Int: (Double, Double)] {
-        let port = try TestEnvironment.freeTCPPort()
-        let run = try runProgram("/usr/bin/python3", ["/usr/bin/gpsfake", "-1", "-q", "-p", "-P", "\(port)", url.path], timeout: 60)
+        let gpsd = try GPSFake(log: url)
+        try gpsd.waitForFeedEnd(timeout: 60)
         var out: [Int: (Double, Double)] = [:]
-        for line in run.stdout.split(whereSeparator: \.isNewline) where line.contains("\"class\":\"TPV\"") {
-            // gpsfake's own messages can share stdout: only whole JSON lines count.
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                  let mode = object["mode"] as? Int, mode >= 2,
+        for object in gpsd.reports where object["class"] as? String == "TPV" {
+            guard let mode = object["mode"] as? Int, mode >= 2,
                   let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
                   let text = object["time"] as? String, let time = FixTime(iso8601: text) else { continue }
             out[timeOfDayMillis(time)] = (lat, lon)
