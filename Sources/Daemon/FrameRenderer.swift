@@ -46,6 +46,7 @@ public final class FrameRenderer {
         self.background = background
         self.shadow = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
         self.painter = DotPainter(style: style, scale: scale)
+        painter.reserve(width: width, height: height)
     }
 
     public var bounds: Rect { shadow.buffer.bounds }
@@ -66,11 +67,19 @@ public final class FrameRenderer {
             changed = bounds
             needsFullFrame = false
         }
-        restoreBackground(changed)
-        if let appearance, !dot.isEmpty {
-            let painted = painter.paint(into: shadow.buffer, centerX: centerX, centerY: centerY,
-                                        appearance: appearance, clip: changed)
+        switch background {
+        case .frame(let f):
+            // The background restore and the dot in one pass over the changed rectangle.
+            let painted = painter.paint(into: shadow.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
+                                        appearance: dot.isEmpty ? nil : appearance, clip: changed)
             dot = dot.union(painted)
+        case .color:
+            restoreBackground(changed)
+            if let appearance, !dot.isEmpty {
+                let painted = painter.paint(into: shadow.buffer, centerX: centerX, centerY: centerY,
+                                            appearance: appearance, clip: changed)
+                dot = dot.union(painted)
+            }
         }
         lastDot = dot
         return changed
@@ -98,13 +107,16 @@ public final class FrameRenderer {
         shadow.buffer.copyOut(region: region, to: target)
     }
 
+    /// The canvas-sized part of the background frame shown from `backgroundOrigin`.
+    private func backgroundView(_ f: OwnedPixelBuffer) -> PixelBuffer {
+        PixelBuffer(base: f.buffer.row(backgroundOrigin.y) + backgroundOrigin.x * 4, width: width,
+                    height: height, stride: f.buffer.stride, format: .xrgb8888)
+    }
+
     private func restoreBackground(_ rect: Rect) {
         switch background {
         case .color(let c): shadow.buffer.fill(rect, with: c)
-        case .frame(let f):
-            let view = PixelBuffer(base: f.buffer.row(backgroundOrigin.y) + backgroundOrigin.x * 4, width: width,
-                                   height: height, stride: f.buffer.stride, format: .xrgb8888)
-            shadow.buffer.copy(rect, from: view)
+        case .frame(let f): shadow.buffer.copy(rect, from: backgroundView(f))
         }
     }
 }

@@ -7,13 +7,18 @@ import Raster
 /// Built for the daemon's frame loop: everything that depends only on the style and `scale` (the
 /// blurred shadow, padded sprite masks, the group-opacity table, scratch rows) is made in init;
 /// a paint snaps the frame's Doubles to fixed point once (`DotLayout`) and then only does integer
-/// work, row by row, inside `clip`. Drawing a clip gives exactly the pixels a full draw gives
-/// there, so a damaged region can be redrawn alone. Steady-state painting does not allocate.
+/// work inside `clip`, layer by layer. With a background the bottom layer is drawn over the
+/// background pixels as they are copied (one pass for restore and halo). Drawing a clip gives
+/// exactly the pixels a full draw gives there, so a damaged region can be redrawn alone.
+/// Steady-state painting does not allocate.
 public final class DotPainter {
     public let style: DotStyle
     public let scale: Double
 
+    /// Bounds and geometry only; each disc layer has its own rasterizer and row table (a layer
+    /// whose size does not change keeps its polygon).
     let discs = DiscRasterizer()
+    let accuracyTable = DiscRowTable(), haloTable = DiscRowTable(), ringTable = DiscRowTable(), dotTable = DiscRowTable()
     let sprites = SpritePainter()
     /// nil when the shadow is invisible (opacity, colour alpha or outerDotAlpha zero).
     let shadow: SoftShadowMasks?
@@ -22,10 +27,10 @@ public final class DotPainter {
     /// outerDotAlpha (group opacity) and the ring's shadow knockout table for it.
     let groupAlpha: UInt32
     let knockout: UnsafeMutablePointer<UInt8>
-    /// Scratch rows: the shadow's alpha for one row, and 255s (a ring interior that is not opaque).
-    var shadowRow: UnsafeMutablePointer<UInt8>
-    var fullRow: UnsafeMutablePointer<UInt8>
-    var rowCapacity: Int
+    /// Scratch row: the shadow's alpha for one row when it is not read from a mask directly.
+    @exclusivity(unchecked) var shadowRow: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) var rowCapacity: Int
+    let shadowPaint: SolidPaint
 
     // Style × scale, in 1/256 px at pop scale 1.
     let ringRadius256: Int
@@ -44,21 +49,27 @@ public final class DotPainter {
         shadow = shadowAlpha > 0
             ? SoftShadowMasks(radius: ringRadius256, sigma: Fixed.snap(style.shadowRadius * scale), alpha: shadowAlpha)
             : nil
+        shadowPaint = SolidPaint(Color(r: style.shadowColor.r, g: style.shadowColor.g, b: style.shadowColor.b))
         image = style.image.map(SpriteMask.init)
         headingImage = style.headingImage.map(SpriteMask.init)
         knockout = .allocate(capacity: 256)
         knockout.initialize(from: GroupBlend.knockoutTable(groupAlpha: Int(groupAlpha)), count: 256)
         rowCapacity = 256
-        fullRow = .allocate(capacity: rowCapacity)
-        fullRow.initialize(repeating: 255, count: rowCapacity)
         shadowRow = .allocate(capacity: rowCapacity)
         shadowRow.initialize(repeating: 0, count: rowCapacity)
     }
 
     deinit {
         knockout.deallocate()
-        fullRow.deallocate()
         shadowRow.deallocate()
+    }
+
+    /// Sizes every scratch buffer for clips up to `width`×`height` (the canvas), so that no frame
+    /// allocates — without it they grow, once, the first time a larger dot or clip shows up.
+    public func reserve(width: Int, height: Int) {
+        for t in [accuracyTable, haloTable, ringTable, dotTable] { t.reserve(rows: height + 2, width: width + 2) }
+        sprites.reserve(width: width)
+        reserveRows(width)
     }
 
     /// The rectangle `paint` would touch for this frame (unclipped): the union of every visible
@@ -74,83 +85,90 @@ public final class DotPainter {
                       appearance: DotAppearance, clip: Rect) -> Rect {
         precondition(target.format == .xrgb8888, "the dot is painted on an xrgb8888 frame, not \(target.format)")
         let l = layout(centerX: centerX, centerY: centerY, appearance: appearance)
-        let area = clip.intersection(target.bounds)
+        return draw(l, into: target, background: nil, clip: clip.intersection(target.bounds))
+    }
+
+    /// Makes every pixel of `clip` the `background` pixel at the same place with the dot drawn over
+    /// it (the background restore and the paint in one pass). `background` is an XRGB8888 frame at
+    /// least the size of `target`. Returns the rectangle the dot itself touched (`bounds ∩ clip`).
+    @discardableResult
+    public func paint(into target: PixelBuffer, over background: PixelBuffer, centerX: Double, centerY: Double,
+                      appearance: DotAppearance?, clip: Rect) -> Rect {
+        precondition(target.format == .xrgb8888 && background.format == .xrgb8888,
+                     "the dot is painted from an xrgb8888 background onto an xrgb8888 frame")
+        let area = clip.intersection(target.bounds).intersection(background.bounds)
+        guard let appearance else {
+            for y in area.y..<area.maxY { restore(y, area.x, area.maxX, target, background) }
+            return .empty
+        }
+        let l = layout(centerX: centerX, centerY: centerY, appearance: appearance)
+        return draw(l, into: target, background: background, clip: area)
+    }
+
+    @inline(__always)
+    private func restore(_ y: Int, _ x0: Int, _ x1: Int, _ target: PixelBuffer, _ background: PixelBuffer) {
+        if x1 > x0 {
+            (target.row(y) + x0 * 4).copyMemory(from: background.row(y) + x0 * 4, byteCount: (x1 - x0) * 4)
+        }
+    }
+
+    /// The layers over `area` (already inside the target), bottom to top.
+    private func draw(_ l: DotLayout, into target: PixelBuffer, background: PixelBuffer?, clip area: Rect) -> Rect {
         let touched = l.bounds.intersection(area)
+        if let background {
+            // Rows and columns of the clip the dot does not reach.
+            for y in area.y..<area.maxY {
+                if y < touched.y || y >= touched.maxY || touched.isEmpty {
+                    restore(y, area.x, area.maxX, target, background)
+                } else {
+                    restore(y, area.x, touched.x, target, background)
+                    restore(y, touched.maxX, area.maxX, target, background)
+                }
+            }
+        }
         if touched.isEmpty { return .empty }
-        if let accuracy = l.accuracy { discs.fill(accuracy.disc, accuracy.paint, into: target, clip: area) }
-        if let heading = l.heading, let sprite = headingImage {
-            sprites.draw(sprite, heading, l.dotPaint, into: target, clip: area)
+        func box(_ r: Rect?) -> Rect { r?.intersection(touched) ?? .empty }
+        sprites.reserve(width: touched.width)
+        reserveRows(touched.width)
+        // The bottom layer drawn over the background as it is restored: the accuracy disc, or the
+        // halo when nothing lies beneath it; otherwise the background is restored first.
+        var base = background
+        if let a = l.accuracy {
+            let b = base == nil ? box(discs.bounds(a.disc)) : touched
+            accuracyTable.rasterize(a.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            accuracyTable.draw(a.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: base)
+            base = nil
         }
-        if let halo = l.halo { discs.fill(halo.disc, halo.paint, into: target, clip: area) }
-        if let group = l.group { paintGroup(group, into: target, clip: area) }
-        if let dot = l.dot { discs.fill(dot.disc, dot.paint, into: target, clip: area) }
-        if let placement = l.image, let sprite = image {
-            sprites.draw(sprite, placement, l.dotPaint, into: target, clip: area)
+        if let p = l.heading, let m = headingImage {
+            if let background = base {
+                for y in touched.y..<touched.maxY { restore(y, touched.x, touched.maxX, target, background) }
+                base = nil
+            }
+            sprites.draw(m, p, l.dotPaint, into: target, clip: touched)
         }
+        if let h = l.halo {
+            let b = base == nil ? box(discs.bounds(h.disc)) : touched
+            haloTable.rasterize(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            haloTable.draw(h.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: base)
+            base = nil
+        }
+        if let background = base {
+            for y in touched.y..<touched.maxY { restore(y, touched.x, touched.maxX, target, background) }
+        }
+        if let g = l.group { drawGroup(g, box: box(g.bounds), into: target) }
+        if let d = l.dot {
+            let b = box(discs.bounds(d.disc))
+            dotTable.rasterize(d.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            dotTable.draw(d.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: nil)
+        }
+        if let p = l.image, let m = image { sprites.draw(m, p, l.dotPaint, into: target, clip: touched) }
         return touched
     }
 
-    /// The ring disc and its shadow, composited as one group faded by outerDotAlpha. Row by row,
-    /// each row split in spans: shadow alone (a plain coverage blend), the ring's anti-aliased
-    /// edges (the group formula), and the ring's interior, where an opaque ring hides the shadow
-    /// and is one constant-alpha span.
-    private func paintGroup(_ g: DotLayout.Group, into target: PixelBuffer, clip: Rect) {
-        let box = g.bounds.intersection(clip)
-        if box.isEmpty { return }
-        guard let masks = shadow, g.shadowBounds.intersects(box) else {
-            discs.fill(g.ring, g.ringPaint, into: target, clip: box)
-            return
-        }
-        reserveRows(box.width)
-        discs.reserve(width: box.width)
-        let x0 = box.x, width = box.width
-        let shadowAlone = SolidPaint(Color(r: style.shadowColor.r, g: style.shadowColor.g, b: style.shadowColor.b))
-        let ringAlpha = UInt32(g.ringColor.a)
-        let opaqueRing = ringAlpha == 255
-        let shadowRow = self.shadowRow, fullRow = self.fullRow
-        for y in box.y..<box.maxY {
-            // This row of the shadow, zero outside its mask.
-            if let p = g.shadowPhase {
-                shadowRow.update(repeating: 0, count: width)
-                let my = y - p.originY
-                if my >= 0 && my < p.size {
-                    let a = max(x0, p.originX), b = min(box.maxX, p.originX + p.size)
-                    if a < b { (shadowRow + (a - x0)).update(from: p.mask + (my * p.size + a - p.originX), count: b - a) }
-                }
-            } else if let s = g.shadowSprite {
-                s.sampleRow(masks.sprite, y: y, x0: x0, x1: box.maxX, into: shadowRow)
-            }
-            let pixels = target.row(y).assumingMemoryBound(to: UInt32.self)
-            let ring = g.ringPaint.alpha == 0 ? DiscRow.empty : discs.coverRow(g.ring, y: y, clipX0: x0, clipX1: box.maxX)
-            if ring.isEmpty {
-                Blend.coverageSpan(pixels, x0, shadowRow, width, shadowAlone)
-                continue
-            }
-            let coverage = discs.coverage
-            func group(_ a: Int, _ b: Int, _ disc: UnsafePointer<UInt8>) {
-                if b <= a { return }
-                GroupBlend.row(pixels, a, b - a, shadow: shadowRow + (a - x0), disc: disc,
-                               shadowPaint: shadowAlone, discPaint: g.ringPaint, discAlpha: ringAlpha,
-                               groupAlpha: groupAlpha, knockout: knockout)
-            }
-            Blend.coverageSpan(pixels, x0, shadowRow, ring.edgeStart - x0, shadowAlone)
-            group(ring.edgeStart, ring.interiorStart, coverage + (ring.edgeStart - x0))
-            if opaqueRing {
-                Blend.fillSpan(pixels, ring.interiorStart, ring.interiorEnd, g.ringPaint)
-            } else {
-                group(ring.interiorStart, ring.interiorEnd, fullRow)
-            }
-            group(ring.interiorEnd, ring.edgeEnd, coverage + (ring.interiorEnd - x0))
-            Blend.coverageSpan(pixels, ring.edgeEnd, shadowRow + (ring.edgeEnd - x0), box.maxX - ring.edgeEnd, shadowAlone)
-        }
-    }
-
-    private func reserveRows(_ width: Int) {
+    func reserveRows(_ width: Int) {
         if width <= rowCapacity { return }
-        fullRow.deallocate(); shadowRow.deallocate()
+        shadowRow.deallocate()
         rowCapacity = width
-        fullRow = .allocate(capacity: width)
-        fullRow.initialize(repeating: 255, count: width)
         shadowRow = .allocate(capacity: width)
         shadowRow.initialize(repeating: 0, count: width)
     }

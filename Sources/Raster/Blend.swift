@@ -53,50 +53,36 @@ public enum Blend {
             (row + x0).update(repeating: paint.opaquePixel, count: x1 - x0)
             return
         }
-        // Constant alpha: the premultiplied source terms are the same for every pixel.
-        let a = paint.alpha, inv = 255 &- a
-        let srb = paint.rb &* a, sxg = paint.xg &* a
-        var p = row + x0
-        let end = row + x1
-        // Four pixels at a time: the two-lane layout is exactly eight 16-bit lanes, so the same
-        // arithmetic runs on SIMD8<UInt16> (SSE2 pmullw/paddw/psrlw, NEON likewise).
-        let inv16 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: inv))
-        let srb16 = unsafeBitCast(SIMD4<UInt32>(repeating: srb), to: SIMD8<UInt16>.self)
-        let sxg16 = unsafeBitCast(SIMD4<UInt32>(repeating: sxg), to: SIMD8<UInt16>.self)
-        let mask = SIMD4<UInt32>(repeating: laneMask)
-        while end - p >= 4 {
-            let raw = UnsafeMutableRawPointer(p)
-            let d = raw.loadUnaligned(as: SIMD4<UInt32>.self)
-            let rb = unsafeBitCast(d & mask, to: SIMD8<UInt16>.self) &* inv16 &+ srb16
-            let xg = unsafeBitCast((d &>> 8) & mask, to: SIMD8<UInt16>.self) &* inv16 &+ sxg16
-            let out = unsafeBitCast(div255(rb), to: SIMD4<UInt32>.self)
-                | (unsafeBitCast(div255(xg), to: SIMD4<UInt32>.self) &<< 8)
-            raw.storeBytes(of: out, as: SIMD4<UInt32>.self)
-            p += 4
+        BlendSpans.constant(row + x0, row + x0, x1 - x0, paint, paint.alpha)
+    }
+
+    /// Pixels x0..<x1 of `row` become `paint` (at its own alpha) over the same pixels of `source`:
+    /// restoring the background and drawing a layer in one pass.
+    public static func fillSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int, _ paint: SolidPaint,
+                                over source: UnsafePointer<UInt32>) {
+        if x1 <= x0 { return }
+        if paint.alpha == 0 { (row + x0).update(from: source + x0, count: x1 - x0); return }
+        if paint.alpha == 255 {
+            (row + x0).update(repeating: paint.opaquePixel, count: x1 - x0)
+            return
         }
-        while p < end {
-            let d = p.pointee
-            let rb = div255Lanes((d & laneMask) &* inv &+ srb)
-            let xg = div255Lanes(((d >> 8) & laneMask) &* inv &+ sxg)
-            p.pointee = rb | (xg << 8)
-            p += 1
-        }
+        BlendSpans.constant(source + x0, row + x0, x1 - x0, paint, paint.alpha)
     }
 
     /// `count` pixels of `row` from `x0`, each blended with its own coverage byte.
     public static func coverageSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int,
                                     _ coverage: UnsafePointer<UInt8>, _ count: Int, _ paint: SolidPaint) {
         if count <= 0 || paint.alpha == 0 { return }
-        let ca = paint.alpha
-        var p = row + x0
-        for i in 0..<count {
-            let c = UInt32(coverage[i])
-            if c != 0 {
-                let a = ca == 255 ? c : div255(ca &* c)
-                p.pointee = over(p.pointee, paint, alpha: a)
-            }
-            p += 1
-        }
+        BlendSpans.coverage(row + x0, row + x0, coverage, count, paint)
+    }
+
+    /// The same over the pixels of `source` (row x0… of both), written to `row`.
+    public static func coverageSpan(_ row: UnsafeMutablePointer<UInt32>, _ x0: Int,
+                                    _ coverage: UnsafePointer<UInt8>, _ count: Int, _ paint: SolidPaint,
+                                    over source: UnsafePointer<UInt32>) {
+        if count <= 0 { return }
+        if paint.alpha == 0 { (row + x0).update(from: source + x0, count: count); return }
+        BlendSpans.coverage(source + x0, row + x0, coverage, count, paint)
     }
 }
 

@@ -47,3 +47,43 @@ public enum GroupBlend {
         return d
     }
 }
+
+extension GroupBlend {
+    /// One row of a disc and its shadow over pixels x0..<x1 of `pixels`: the shadow alone where the
+    /// disc is not, the group formula on the disc's anti-aliased edges, and the disc's interior —
+    /// one constant span when the disc is opaque (it hides the shadow). `shadow` holds the shadow's
+    /// alpha for x0..<x1 (index 0 is x0) and is zero outside shadowStart..<shadowEnd; `disc` is the
+    /// disc's row (clip x0..<x1) with the coverage of its two edges at `leftEdge` and `rightEdge`.
+    public static func drawRow(_ pixels: UnsafeMutablePointer<UInt32>, x0: Int, x1: Int,
+                               shadow: UnsafePointer<UInt8>, shadowStart: Int, shadowEnd: Int,
+                               disc r: DiscSpan, leftEdge: UnsafePointer<UInt8>, rightEdge: UnsafePointer<UInt8>,
+                               shadowPaint: SolidPaint, discPaint: SolidPaint, discAlpha: UInt32,
+                               groupAlpha: UInt32, knockout: UnsafePointer<UInt8>) {
+        let s0 = max(x0, shadowStart), s1 = min(x1, shadowEnd)
+        @inline(__always) func shadowOnly(_ a: Int, _ b: Int) {
+            if b > a { BlendSpans.coverage(pixels + a, pixels + a, shadow + (a - x0), b - a, shadowPaint) }
+        }
+        @inline(__always) func group(_ a: Int, _ b: Int, _ c: UnsafePointer<UInt8>?) {
+            var x = a
+            while x < b {
+                pixels[x] = pixel(pixels[x], shadow: UInt32(shadow[x - x0]), disc: c.map { UInt32($0[x - a]) } ?? 255,
+                                  shadowPaint: shadowPaint, discPaint: discPaint, discAlpha: discAlpha,
+                                  groupAlpha: groupAlpha, knockout: knockout)
+                x += 1
+            }
+        }
+        if r.isEmpty {
+            shadowOnly(s0, s1)
+            return
+        }
+        shadowOnly(s0, min(s1, r.edgeStart))
+        group(r.edgeStart, r.interiorStart, leftEdge)
+        if discAlpha == 255 {
+            BlendSpans.constant(pixels + r.interiorStart, pixels + r.interiorStart, r.interiorEnd - r.interiorStart, discPaint)
+        } else {
+            group(r.interiorStart, r.interiorEnd, nil)
+        }
+        group(r.interiorEnd, r.edgeEnd, rightEdge)
+        shadowOnly(max(s0, r.edgeEnd), s1)
+    }
+}

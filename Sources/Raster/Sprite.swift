@@ -48,15 +48,17 @@ public struct SpritePlacement: Equatable, Sendable {
     public func bounds(width: Int, height: Int) -> Rect {
         if width == 0 || height == 0 { return .empty }
         // Corners relative to the anchor, in 1/256 px of the sprite; forward map: d + scale·R(θ)·v.
-        let xs = [-128 - sourceX, width * 256 + 128 - sourceX]
-        let ys = [-128 - sourceY, height * 256 + 128 - sourceY]
+        // Four corners, no array: this runs every frame a sprite is drawn.
+        let xs = (-128 - sourceX, width * 256 + 128 - sourceX)
+        let ys = (-128 - sourceY, height * 256 + 128 - sourceY)
         var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
-        for vx in xs { for vy in ys {
+        for corner in 0..<4 {
+            let vx = corner & 1 == 0 ? xs.0 : xs.1, vy = corner & 2 == 0 ? ys.0 : ys.1
             // (scale·(cos·vx − sin·vy)) in Q16·Q16·Q8 → Q8 after >> 32.
             let fx = (scale * (cos * vx - sin * vy)) >> 32
             let fy = (scale * (sin * vx + cos * vy)) >> 32
             minX = min(minX, fx); maxX = max(maxX, fx); minY = min(minY, fy); maxY = max(maxY, fy)
-        } }
+        }
         let x0 = Fixed.floorShift(destX + minX, 8) - 1, x1 = Fixed.ceilShift(destX + maxX, 8) + 1
         let y0 = Fixed.floorShift(destY + minY, 8) - 1, y1 = Fixed.ceilShift(destY + maxY, 8) + 1
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
@@ -89,8 +91,8 @@ public struct SpritePlacement: Equatable, Sendable {
 
 /// Draws tinted sprites; owns one scratch row (grown to the widest sprite seen).
 public final class SpritePainter {
-    private var row: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var row: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
 
     public init(initialWidth: Int = 256) {
         capacity = max(initialWidth, 16)

@@ -1,0 +1,182 @@
+/// The two chains of a disc's polygon within one pixel row: the pieces that feed the difference
+/// array (any row) and the direct column coverage of an ordinary row (see `DiscRasterizer`).
+extension DiscRasterizer {
+    /// The columns (from the clip's left edge) a monotone piece from absolute x `xa` to `xb` passes:
+    /// the ones `columns` and `piece` visit.
+    @inline(__always)
+    static func columnRange(_ xa: Int, _ xb: Int, rightward: Bool) -> (lo: Int, hi: Int) {
+        if rightward {
+            let lo = xa >> 8
+            return (lo, Swift.max(lo, (xb &- 1) >> 8))
+        }
+        let hi = xa == xb ? xa >> 8 : (xa &- 1) >> 8
+        return (Swift.min(hi, xb >> 8), hi)
+    }
+
+    /// A whole row of one chain, monotone and inside the clip: the coverage of every column p it
+    /// passes (`columnRange`), straight into out[p] (the left chain covers what lies right of it,
+    /// the right chain what lies left). The same sums as `piece` and `accumulate` make, so both
+    /// paths give the same bytes.
+    @inline(__always)
+    func columns<Side: ChainSide>(_: Side.Type, _ a: ChainPoint, _ b: ChainPoint, upper: Bool,
+                                  cx: Int, into coverage: UnsafeMutablePointer<UInt8>) {
+        let chainX = self.chainX, chainY = self.chainY, inverse = self.inverseSlope, prefix = self.prefix
+        let mirror = Side.mirror
+        let cx2 = cx &<< 1
+        @inline(__always) func X(_ x: Int) -> Int { mirror ? cx &- x : cx &+ x }
+        @inline(__always) func integral(_ y: Int, _ s: Int) -> Int { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
+        /// `right`: twice the area right of the chain in column p over the whole row.
+        @inline(__always) func store(_ p: Int, _ right: Int) {
+            let c = min(max(mirror ? Int(Self.full) &- right : right, 0), Int(Self.full))
+            coverage[p] = UInt8(truncatingIfNeeded: (c &* 255 &+ Int(Self.full >> 1)) >> 17)
+        }
+        let xa = X(a.x), xb = X(b.x)
+        let yTop = a.y, yEnd = b.y, eEnd = b.edge
+        var u = a.y, iu = integral(a.y, a.area)
+        var e = a.edge
+        if upper == mirror {
+            // Rightwards: a column is wholly right of the chain until the chain enters it.
+            var p = xa >> 8
+            var line = (p &+ 1) &<< 8
+            while xb > line {
+                let xc = mirror ? cx &- line : line &- cx
+                if upper {
+                    while e < eEnd && chainX[e &+ 1] >= xc { e &+= 1 }
+                } else {
+                    while e < eEnd && chainX[e &+ 1] <= xc { e &+= 1 }
+                }
+                let ye = chainY[e], xe = chainX[e]
+                let yc = min(max(ye &+ (((xc &- xe) &* inverse[e]) >> 16), u), yEnd)
+                let ic = integral(yc, prefix[e] &+ (yc &- ye) &* (xe &+ xc))
+                store(p, ((p &+ 1) &<< 9) &* (yc &- u) &- (ic &- iu) &+ ((u &- yTop) &<< 9))
+                u = yc; iu = ic
+                p &+= 1; line &+= 256
+            }
+            store(p, ((p &+ 1) &<< 9) &* (yEnd &- u) &- (integral(yEnd, b.area) &- iu) &+ ((u &- yTop) &<< 9))
+        } else {
+            // Leftwards: a column is wholly right of the chain once the chain has left it.
+            var p = xa == xb ? xa >> 8 : (xa &- 1) >> 8
+            var line = p &<< 8
+            while xb < line {
+                let xc = mirror ? cx &- line : line &- cx
+                if upper {
+                    while e < eEnd && chainX[e &+ 1] >= xc { e &+= 1 }
+                } else {
+                    while e < eEnd && chainX[e &+ 1] <= xc { e &+= 1 }
+                }
+                let ye = chainY[e], xe = chainX[e]
+                let yc = min(max(ye &+ (((xc &- xe) &* inverse[e]) >> 16), u), yEnd)
+                let ic = integral(yc, prefix[e] &+ (yc &- ye) &* (xe &+ xc))
+                store(p, ((p &+ 1) &<< 9) &* (yc &- u) &- (ic &- iu) &+ ((yEnd &- yc) &<< 9))
+                u = yc; iu = ic
+                p &-= 1; line &-= 256
+            }
+            store(p, ((p &+ 1) &<< 9) &* (yEnd &- u) &- (integral(yEnd, b.area) &- iu))
+        }
+    }
+
+    /// One monotone piece of a chain within the row, from point `a` down to point `b` (`upper`: above
+    /// the leftmost vertex, where the left chain runs leftwards), for the left chain or its mirror
+    /// image about the centre: twice the area to its right in each pixel column it passes goes into
+    /// the difference array, +1 for the left chain, −1 for the right. Columns left of the clip fold
+    /// into index 0; columns right of it land on index `width` (outside, but it keeps the window
+    /// reaching the clip's end).
+    @inline(__always)
+    func piece<Side: ChainSide>(_: Side.Type, _ a: ChainPoint, _ b: ChainPoint, upper: Bool, cx: Int,
+                                        width: Int, _ w: inout Window) {
+        if b.y <= a.y { return }
+        let chainX = self.chainX, chainY = self.chainY, inverse = self.inverseSlope, prefix = self.prefix
+        let delta = self.delta
+        let mirror = Side.mirror
+        let cx2 = cx &<< 1
+        // Absolute position (from the clip's left edge) and twice the area integral of it.
+        @inline(__always) func X(_ x: Int) -> Int { mirror ? cx &- x : cx &+ x }
+        @inline(__always) func integral(_ y: Int, _ s: Int) -> Int { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
+        @inline(__always) func add(_ i: Int, _ v: Int) {
+            delta[i] = mirror ? delta[i] &- Int32(truncatingIfNeeded: v) : delta[i] &+ Int32(truncatingIfNeeded: v)
+        }
+        /// Height `h` of the chain in column `p`, twice its area integral there being `area`.
+        @inline(__always) func emit(_ p: Int, _ h: Int, _ area: Int) {
+            if UInt(bitPattern: p) < UInt(bitPattern: width) {
+                let right = ((p &+ 1) &<< 9) &* h &- area  // twice the area right of the chain in column p
+                add(p, right)
+                add(p &+ 1, (h &<< 9) &- right)
+            } else {
+                add(p < 0 ? 0 : width, h &<< 9)
+            }
+        }
+        @inline(__always) func clamped(_ p: Int) -> Int { p < 0 ? 0 : p > width ? width : p }
+        let xa = X(a.x), xb = X(b.x)
+        let yEnd = b.y, eEnd = b.edge
+        var u = a.y, iu = integral(a.y, a.area)
+        var e = a.edge
+        // The left chain runs leftwards above the turn; its mirror the other way.
+        if upper == mirror {
+            var p = xa >> 8
+            w.include(clamped(p))
+            var line = (p &+ 1) &<< 8
+            while xb > line {
+                let xc = mirror ? cx &- line : line &- cx
+                if upper {
+                    while e < eEnd && chainX[e &+ 1] >= xc { e &+= 1 }
+                } else {
+                    while e < eEnd && chainX[e &+ 1] <= xc { e &+= 1 }
+                }
+                let ye = chainY[e], xe = chainX[e]
+                let yc = min(max(ye &+ (((xc &- xe) &* inverse[e]) >> 16), u), yEnd)
+                let ic = integral(yc, prefix[e] &+ (yc &- ye) &* (xe &+ xc))
+                emit(p, yc &- u, ic &- iu)
+                u = yc; iu = ic
+                p &+= 1; line &+= 256
+            }
+            emit(p, yEnd &- u, integral(yEnd, b.area) &- iu)
+            w.include(clamped(p))
+        } else {
+            var p = xa == xb ? xa >> 8 : (xa &- 1) >> 8
+            w.include(clamped(p))
+            var line = p &<< 8
+            while xb < line {
+                let xc = mirror ? cx &- line : line &- cx
+                if upper {
+                    while e < eEnd && chainX[e &+ 1] >= xc { e &+= 1 }
+                } else {
+                    while e < eEnd && chainX[e &+ 1] <= xc { e &+= 1 }
+                }
+                let ye = chainY[e], xe = chainX[e]
+                let yc = min(max(ye &+ (((xc &- xe) &* inverse[e]) >> 16), u), yEnd)
+                let ic = integral(yc, prefix[e] &+ (yc &- ye) &* (xe &+ xc))
+                emit(p, yc &- u, ic &- iu)
+                u = yc; iu = ic
+                p &-= 1; line &-= 256
+            }
+            emit(p, yEnd &- u, integral(yEnd, b.area) &- iu)
+            w.include(clamped(p))
+        }
+    }
+
+}
+
+/// Which chain a piece belongs to, as a type so that each is compiled on its own.
+protocol ChainSide { static var mirror: Bool { get } }
+enum LeftChain: ChainSide { static var mirror: Bool { false } }
+enum RightChain: ChainSide { static var mirror: Bool { true } }
+
+/// Where a chain is at some height: on edge `edge`, at x (relative to the disc's centre), with
+/// twice its area integral from the top vertex.
+struct ChainPoint {
+    var edge: Int
+    var y: Int
+    var x: Int
+    var area: Int
+}
+
+/// The pixel columns (relative to the clip) a row's chain wrote into the difference array.
+struct Window {
+    var min = Int.max
+    var max = Int.min
+    var isEmpty: Bool { max < min }
+    @inline(__always) mutating func include(_ p: Int) {
+        if p < min { min = p }
+        if p > max { max = p }
+    }
+}

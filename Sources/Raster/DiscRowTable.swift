@@ -1,0 +1,164 @@
+/// One row of a disc in a row table: the spans of `DiscRow` (absolute x) and where the row's edge
+/// coverage starts in the table's bytes: [edgeStart, interiorStart) then [interiorEnd, edgeEnd).
+public struct DiscSpan: Equatable, Sendable {
+    public var edgeStart: Int
+    public var interiorStart: Int
+    public var interiorEnd: Int
+    public var edgeEnd: Int
+    public var bytes: Int
+
+    public static let empty = DiscSpan(edgeStart: 0, interiorStart: 0, interiorEnd: 0, edgeEnd: 0, bytes: 0)
+    public var isEmpty: Bool { edgeEnd <= edgeStart }
+}
+
+/// A whole disc at once, row after row, into a table the frame's drawing then reads: the walk's
+/// state stays in registers from one row to the next, which is most of what a row costs. Made
+/// afresh every frame (nothing is kept from one frame to the next but the polygon's shape).
+/// `reserve` sizes it for the largest clip once, so frames never allocate.
+public final class DiscRowTable {
+    @exclusivity(unchecked) public private(set) var spans: UnsafeMutablePointer<DiscSpan>
+    @exclusivity(unchecked) public private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) public private(set) var firstRow = 0
+    @exclusivity(unchecked) public private(set) var rowCount = 0
+    @exclusivity(unchecked) private var spanCapacity = 0
+    @exclusivity(unchecked) private var byteCapacity = 0
+    let raster: DiscRasterizer
+
+    public init(_ raster: DiscRasterizer = DiscRasterizer()) {
+        self.raster = raster
+        spans = .allocate(capacity: 1)
+        bytes = .allocate(capacity: 1)
+    }
+
+    deinit { spans.deallocate(); bytes.deallocate() }
+
+    /// Room for `rows` rows of clips up to `width` px: each row's edges are the columns its two
+    /// chains cross, which over a disc add up to a few per row plus a few per column.
+    public func reserve(rows: Int, width: Int) {
+        raster.reserve(width: width)
+        if rows > spanCapacity {
+            spans.deallocate()
+            spanCapacity = rows
+            spans = .allocate(capacity: rows)
+        }
+        growBytes(to: 6 * rows + 4 * width + 64)
+    }
+
+    private func growBytes(to n: Int) {
+        if n <= byteCapacity { return }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+        grown.update(from: bytes, count: byteCapacity)
+        bytes.deallocate()
+        bytes = grown
+        byteCapacity = n
+    }
+
+    /// Coverage byte of twice an area (0…full, clamped as `accumulate` does).
+    @inline(__always)
+    static func byte(_ twiceArea: Int) -> UInt8 {
+        let c = min(max(twiceArea, 0), Int(DiscRasterizer.full))
+        return UInt8(truncatingIfNeeded: (c &* 255 &+ Int(DiscRasterizer.full >> 1)) >> 17)
+    }
+
+    /// Row `y`'s span (empty outside the rows rasterized last).
+    @inline(__always)
+    public func span(_ y: Int) -> DiscSpan {
+        let i = y &- firstRow
+        return UInt(bitPattern: i) < UInt(bitPattern: rowCount) ? spans[i] : .empty
+    }
+
+    /// Rows y0..<y1 of `d` within clipX0..<clipX1 (exactly what `DiscRasterizer.coverRow` gives for
+    /// each row).
+    public func rasterize(_ d: Disc, rows y0: Int, _ y1: Int, clipX0: Int, clipX1: Int) {
+        let rows = max(y1 - y0, 0), width = clipX1 - clipX0
+        firstRow = y0
+        rowCount = 0
+        if rows == 0 || width <= 0 { return }
+        reserve(rows: rows, width: width)
+        rowCount = rows
+        let r = raster
+        if d.radius256 <= 0 {
+            for i in 0..<rows { spans[i] = .empty }
+            return
+        }
+        r.prepare(d)
+        let chainX = r.chainX, chainY = r.chainY, slope = r.slope, prefix = r.prefix
+        let edges = r.edges, yTurn = chainY[r.turn]
+        let first = chainY[0], last = chainY[edges]
+        let cx = d.centerX256 &- (clipX0 &<< 8), cx2 = cx &<< 1
+        var offset = 0
+        var top = (y0 << 8) &- d.centerY256
+        // The chain at the last row's bottom (edge, x, area integral), valid when `carried`.
+        var carried = false
+        var e = 0, xT = 0, sT = 0
+        for i in 0..<rows {
+            let bottom = top &+ 256
+            defer { top = bottom }
+            if bottom <= first || top >= last {
+                spans[i] = .empty
+                carried = false
+                continue
+            }
+            if first <= top && last >= bottom && !(top < yTurn && yTurn < bottom) {
+                // An ordinary row: both chains monotone, carried on from the last row's bottom.
+                if !carried {
+                    e = 0
+                    while e < edges &- 1 && chainY[e &+ 1] <= top { e &+= 1 }
+                    let t = r.point(e, top)
+                    xT = t.x; sT = t.area
+                }
+                let eT = e
+                while e < edges &- 1 && chainY[e &+ 1] < bottom { e &+= 1 }
+                let ye = chainY[e], xe = chainX[e]
+                let xB = bottom == chainY[e &+ 1] ? chainX[e &+ 1] : xe &+ (((bottom &- ye) &* slope[e]) >> 16)
+                let sB = prefix[e] &+ (bottom &- ye) &* (xe &+ xB)
+                let upper = bottom <= yTurn
+                let lT = cx &+ xT, lB = cx &+ xB, rT = cx &- xT, rB = cx &- xB
+                let l = DiscRasterizer.columnRange(lT, lB, rightward: !upper)
+                let rr = DiscRasterizer.columnRange(rT, rB, rightward: upper)
+                let a = ChainPoint(edge: eT, y: top, x: xT, area: sT), b = ChainPoint(edge: e, y: bottom, x: xB, area: sB)
+                carried = true
+                xT = xB; sT = sB
+                if l.lo >= 0 && rr.hi < width && l.hi &+ 1 < rr.lo {
+                    growBytes(to: offset &+ width)
+                    let out = bytes + offset
+                    let leftCount = l.hi &- l.lo &+ 1
+                    if l.lo == l.hi {
+                        // The chain stays in one column: its area is one difference of integrals.
+                        let area = (cx2 &* bottom &+ sB) &- (cx2 &* top &+ a.area)
+                        out[0] = Self.byte(((l.lo &+ 1) &<< 17) &- area)
+                    } else {
+                        r.columns(LeftChain.self, a, b, upper: upper, cx: cx, into: out - l.lo)
+                    }
+                    if rr.lo == rr.hi {
+                        let area = (cx2 &* bottom &- sB) &- (cx2 &* top &- a.area)
+                        out[leftCount] = Self.byte(Int(DiscRasterizer.full) &- (((rr.lo &+ 1) &<< 17) &- area))
+                    } else {
+                        r.columns(RightChain.self, a, b, upper: upper, cx: cx, into: out + leftCount - rr.lo)
+                    }
+                    spans[i] = DiscSpan(edgeStart: clipX0 &+ l.lo, interiorStart: clipX0 &+ l.hi &+ 1,
+                                        interiorEnd: clipX0 &+ rr.lo, edgeEnd: clipX0 &+ rr.hi &+ 1, bytes: offset)
+                    offset &+= leftCount &+ rr.hi &- rr.lo &+ 1
+                    continue
+                }
+            } else {
+                carried = false
+            }
+            // Anything else (the first and last rows, the leftmost vertex's row, clipped or
+            // touching chains) takes the general path.
+            r.nextRow = Int.min
+            let row = r.coverRow(d, y: y0 + i, clipX0: clipX0, clipX1: clipX1)
+            if row.isEmpty {
+                spans[i] = .empty
+                continue
+            }
+            let n1 = row.interiorStart - row.edgeStart, n2 = row.edgeEnd - row.interiorEnd
+            growBytes(to: offset + n1 + n2)
+            (bytes + offset).update(from: r.coverage + (row.edgeStart - clipX0), count: n1)
+            (bytes + offset + n1).update(from: r.coverage + (row.interiorEnd - clipX0), count: n2)
+            spans[i] = DiscSpan(edgeStart: row.edgeStart, interiorStart: row.interiorStart,
+                                interiorEnd: row.interiorEnd, edgeEnd: row.edgeEnd, bytes: offset)
+            offset += n1 + n2
+        }
+    }
+}
