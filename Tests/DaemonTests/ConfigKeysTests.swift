@@ -204,13 +204,7 @@ final class ConfigKeysTests: XCTestCase {
         ] {
             var s = Settings()
             try s.set(all: assignments)
-            var copy = Settings()
-            for key in SettingsTable.keys {
-                try copy.set(section: key.section, name: key.name, value: s.value(of: key))
-            }
-            for key in SettingsTable.keys {
-                XCTAssertEqual(copy.value(of: key), s.value(of: key), key.qualifiedName)
-            }
+            let copy = try assertShownValuesReadBack(s)
             XCTAssertEqual(copy.source.source, s.source.source)
             XCTAssertEqual(copy.display.output, s.display.output)
         }

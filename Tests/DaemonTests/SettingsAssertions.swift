@@ -16,3 +16,17 @@ func assertSetError(_ assignment: String, _ expected: String, file: StaticString
         XCTAssertFalse("\(error)".contains("\n"), file: file, line: line)
     }
 }
+
+/// Sets every key of fresh settings to the value `s` shows for it (what check-config prints) and
+/// asserts each key then shows the same; returns the copy for the caller's own comparisons.
+@discardableResult
+func assertShownValuesReadBack(_ s: Settings, file: StaticString = #filePath, line: UInt = #line) throws -> Settings {
+    var copy = Settings()
+    for key in SettingsTable.keys {
+        try copy.set(section: key.section, name: key.name, value: s.value(of: key))
+    }
+    for key in SettingsTable.keys {
+        XCTAssertEqual(copy.value(of: key), s.value(of: key), key.qualifiedName, file: file, line: line)
+    }
+    return copy
+}

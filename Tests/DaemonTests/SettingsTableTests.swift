@@ -42,13 +42,7 @@ final class SettingsTableTests: XCTestCase {
         var s = Settings()
         try s.set(all: ["annotationColor=#11223344", "delayBetweenPulseCycles=inf", "shadowOffset=-1.25,3",
                         "scale=1.5", "accuracyColor=#010203", "noFix=ring", "pulseScaleFactor=4.2"])
-        var copy = Settings()
-        for key in SettingsTable.keys {
-            try copy.set(section: key.section, name: key.name, value: s.value(of: key))
-        }
-        for key in SettingsTable.keys {
-            XCTAssertEqual(copy.value(of: key), s.value(of: key), key.name)
-        }
+        let copy = try assertShownValuesReadBack(s)
         XCTAssertEqual(copy.dot.style, s.dot.style)
     }
 
