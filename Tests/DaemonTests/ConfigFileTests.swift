@@ -7,19 +7,11 @@ import XCTest
 
 /// The file syntax, every class of error with its one-line `FILE:LINE:` message, overrides and the
 /// default file.
-final class ConfigFileTests: XCTestCase {
-    private let file = "/etc/pulsedot/test.conf"
+final class ConfigFileTests: XCTestCase, ConfigFileTesting {
+    let file = "/etc/pulsedot/test.conf"
 
     private func parse(_ text: String, _ overrides: [String] = []) throws -> Settings {
         try Configuration.parse(text, file: file, overrides: overrides).settings
-    }
-
-    private func assertError(_ text: String, overrides: [String] = [], _ expected: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try Configuration.parse(text, file: self.file, overrides: overrides), file: file, line: line) { error in
-            XCTAssertEqual("\(error)", expected, file: file, line: line)
-            XCTAssertFalse("\(error)".contains("\n"), "one line", file: file, line: line)
-        }
     }
 
     func testSectionsKeysCommentsAndBlankLines() throws {

@@ -5,20 +5,13 @@ import XCTest
 
 /// The whole-configuration checks run after every line and override: each names the file and the
 /// line of the key at fault.
-final class ConfigValidationTests: XCTestCase {
+final class ConfigValidationTests: XCTestCase, ConfigFileTesting {
     private var dir = ""
-    private var file: String { dir + "/pulsedot.conf" }
+    var file: String { dir + "/pulsedot.conf" }
 
     override func setUpWithError() throws {
         dir = try TestEnvironment.temporaryDirectory("config-validate").path
         try PNGWrite.rgb(width: 8, height: 6, rgb: [UInt8](repeating: 128, count: 8 * 6 * 3), to: dir + "/route.png")
-    }
-
-    private func assertError(_ text: String, overrides: [String] = [], _ expected: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try Configuration.parse(text, file: self.file, overrides: overrides), file: file, line: line) { error in
-            XCTAssertEqual("\(error)", expected, file: file, line: line)
-        }
     }
 
     func testAMapImageWithItsBounds() throws {

@@ -30,3 +30,20 @@ func assertShownValuesReadBack(_ s: Settings, file: StaticString = #filePath, li
     }
     return copy
 }
+
+/// Tests that parse configuration text as if it were read from `file`.
+protocol ConfigFileTesting {
+    /// The configuration file's path, as the errors name it.
+    var file: String { get }
+}
+
+extension ConfigFileTesting {
+    /// Asserts that `text` (with `overrides`) is refused with exactly `expected`, on one line.
+    func assertError(_ text: String, overrides: [String] = [], _ expected: String,
+                     file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try Configuration.parse(text, file: self.file, overrides: overrides), file: file, line: line) { error in
+            XCTAssertEqual("\(error)", expected, file: file, line: line)
+            XCTAssertFalse("\(error)".contains("\n"), "one line", file: file, line: line)
+        }
+    }
+}
