@@ -251,21 +251,10 @@ final class QEMUMachine {
 
     // MARK: QMP
 
-    private func qmpHandshake() throws {
-        _ = try qmp.readLine(timeout: 60)  // the greeting
-        _ = try qmpCommand("{\"execute\":\"qmp_capabilities\"}")
-    }
+    private func qmpHandshake() throws { try qmp.qmpHandshake() }
 
-    /// Sends one command and returns its "return" line; asynchronous events in between are skipped.
     @discardableResult
-    private func qmpCommand(_ json: String) throws -> String {
-        try qmp.write(json + "\n")
-        while true {
-            let line = try qmp.readLine(timeout: 60)
-            if line.contains("\"return\"") { return line }
-            if line.contains("\"error\"") { throw TestFailure("QMP \(json) failed: \(line)") }
-        }
-    }
+    private func qmpCommand(_ json: String) throws -> String { try qmp.qmpCommand(json) }
 
     /// PULSEDOT_KEEP_QEMU=1 keeps the machine's folder (serial log, screendumps, initramfs).
     private var keepFiles: Bool { ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] != nil }
@@ -317,8 +306,10 @@ final class LineSocket {
         }
     }
 
-    func write(_ text: String) throws {
-        var bytes = Array(text.utf8)
+    func write(_ text: String) throws { try write(bytes: Array(text.utf8)) }
+
+    func write(bytes: [UInt8]) throws {
+        var bytes = bytes
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress! + done, $0.count - done, Int32(MSG_NOSIGNAL)) }
@@ -350,5 +341,32 @@ final class LineSocket {
         }
     }
 
+    /// Reads and drops whatever has arrived, without waiting (a peer that must not block on a
+    /// full socket, e.g. a guest UART whose echo nobody wants).
+    func discardInput() {
+        pending.removeAll()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while buffer.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+    }
+
     func close() { Glibc.close(fd) }
+}
+
+/// QMP over a connected socket: shared by QEMUMachine and the field trial's machine.
+extension LineSocket {
+    func qmpHandshake() throws {
+        _ = try readLine(timeout: 60)  // the greeting
+        _ = try qmpCommand("{\"execute\":\"qmp_capabilities\"}")
+    }
+
+    /// Sends one command and returns its "return" line; asynchronous events in between are skipped.
+    @discardableResult
+    func qmpCommand(_ json: String) throws -> String {
+        try write(json + "\n")
+        while true {
+            let line = try readLine(timeout: 60)
+            if line.contains("\"return\"") { return line }
+            if line.contains("\"error\"") { throw TestFailure("QMP \(json) failed: \(line)") }
+        }
+    }
 }
