@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Raster", "Syscall"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Daemon"]),
     ]
 )
