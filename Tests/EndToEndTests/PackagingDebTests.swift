@@ -100,6 +100,8 @@ final class PackagingDebTests: XCTestCase {
             }
         }
         XCTAssertEqual(unit.values("ExecStart"), ["/usr/bin/pulsedot run --config /etc/pulsedot/pulsedot.conf"])
+        let modules = try String(contentsOf: pkg.root.appendingPathComponent("usr/lib/modules-load.d/pulsedot.conf"), encoding: .utf8)
+        XCTAssertEqual(modules.split(separator: "\n").filter { !$0.hasPrefix("#") }, ["drm"], "the DRM core at boot, for DeviceAllow=char-drm")
         let sysusers = try String(contentsOf: pkg.root.appendingPathComponent("usr/lib/sysusers.d/pulsedot.conf"), encoding: .utf8)
         XCTAssertTrue(sysusers.contains("u \(try XCTUnwrap(unit.value("User"))) "), sysusers)
         let examples = try FileManager.default.contentsOfDirectory(atPath: pkg.root.appendingPathComponent("usr/share/pulsedot/examples").path)

@@ -17,7 +17,7 @@ final class PackagingInstallTests: XCTestCase {
         let unit = try UnitFile(contentsOf: dest.appendingPathComponent("usr/local/lib/systemd/system/pulsedot.service"))
         XCTAssertEqual(unit.values("ExecStart"), ["/usr/local/bin/pulsedot run --config /etc/pulsedot/pulsedot.conf"])
         XCTAssertEqual(unit.values("ExecReload").first, "/usr/local/bin/pulsedot check-config /etc/pulsedot/pulsedot.conf")
-        XCTAssertEqual(unit.values("ExecStopPost"), ["/usr/local/bin/pulsedot console-restore --tty /dev/tty1"])
+        XCTAssertEqual(unit.values("ExecStopPost"), ["+/usr/local/bin/pulsedot console-restore --tty /dev/tty1"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: dest.path + "/usr/local/lib/sysusers.d/pulsedot.conf"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest.path + "/usr/local/share/pulsedot/examples").count, 3)
         XCTAssertEqual(try read(dest.appendingPathComponent("etc/pulsedot/pulsedot.conf")),

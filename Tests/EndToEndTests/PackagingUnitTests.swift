@@ -62,6 +62,6 @@ final class PackagingUnitTests: XCTestCase {
         // The console: no getty drawing over the dot, and text mode back even after a SIGKILL.
         XCTAssertEqual(unit.values("Conflicts", in: "Unit"), ["getty@tty1.service"])
         XCTAssertEqual(unit.value("TTYPath"), "/dev/tty1")
-        XCTAssertEqual(unit.values("ExecStopPost"), ["/usr/bin/pulsedot console-restore --tty /dev/tty1"])
+        XCTAssertEqual(unit.values("ExecStopPost"), ["+/usr/bin/pulsedot console-restore --tty /dev/tty1"])
     }
 }
