@@ -1,8 +1,10 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// What an NMEA receiver says once a second: GGA and RMC with correct checksums, written the way
-/// a cheap GPS mouse writes them (talker GP, 6 decimals of arc minute, CR LF).
+/// a cheap GPS mouse writes them (talker GP, 5 decimals of arc minute, CR LF), stamped with the
+/// current UTC time.
 enum NMEA {
     struct Fix: Equatable {
         var latitude: Double
@@ -25,25 +27,24 @@ enum NMEA {
             return sentence("GPGGA,\(clock),,,,,0,00,99.99,,,,,,")
                 + sentence("GPRMC,\(clock),V,,,,,,,\(date),,,N")
         }
-        let lat = angle(fix.latitude, degreeDigits: 2, positive: "N", negative: "S")
-        let lon = angle(fix.longitude, degreeDigits: 3, positive: "E", negative: "W")
+        let lat = NMEAWriter.coordinate(fix.latitude, width: 2, positive: "N", negative: "S").text
+        let lon = NMEAWriter.coordinate(fix.longitude, width: 3, positive: "E", negative: "W").text
         let knots = String(format: "%.2f", fix.speed / 0.514444)
         let course = String(format: "%.1f", fix.course)
         return sentence("GPGGA,\(clock),\(lat),\(lon),1,09,0.9,182.0,M,47.0,M,,")
             + sentence("GPRMC,\(clock),A,\(lat),\(lon),\(knots),\(course),\(date),,,A")
     }
 
-    /// "ddmm.mmmmmm,N" / "dddmm.mmmmmm,E".
-    static func angle(_ value: Double, degreeDigits: Int, positive: String, negative: String) -> String {
-        let a = abs(value)
-        var degrees = Int(a)
-        var minutes = (a - Double(degrees)) * 60
-        if (minutes * 1e6).rounded() >= 60e6 { degrees += 1; minutes = 0 }
-        return String(format: "%0\(degreeDigits)d%09.6f,%@", degrees, minutes, value < 0 ? negative : positive)
+    /// The position as a reader of the sentences gets it back (minutes to 5 decimals).
+    static func asWritten(_ fix: Fix) -> Fix {
+        var f = fix
+        f.latitude = NMEAWriter.coordinate(fix.latitude, width: 2, positive: "N", negative: "S").value
+        f.longitude = NMEAWriter.coordinate(fix.longitude, width: 3, positive: "E", negative: "W").value
+        return f
     }
 
-    /// `$BODY*CS\r\n` with the XOR checksum of BODY (the run tests' sentence maker).
-    static func sentence(_ body: String) -> String { DriveNMEA.sentence(body) + "\r\n" }
+    /// `$BODY*CS\r\n` (the tests' shared sentence writer).
+    static func sentence(_ body: String) -> String { NMEAWriter.sentence(body) + "\r\n" }
 
     /// Line noise: random bytes, sentences cut short, sentences whose checksum is wrong, and a
     /// sentence of another talker with an unknown type; never one valid position sentence.
@@ -186,6 +187,7 @@ final class NMEAFeeder: @unchecked Sendable {
         case .silent:
             valid = false
         }
+        fix = fix.map(NMEA.asWritten)
         if valid { bytes += Array(NMEA.cycle(fix, at: now).utf8) }
         if valid { sentLog.append(Sent(time: now, fix: fix)) }
         lock.unlock()
