@@ -55,8 +55,8 @@ public final class DotPainter {
         knockout = .allocate(capacity: 256)
         knockout.initialize(from: GroupBlend.knockoutTable(groupAlpha: Int(groupAlpha)), count: 256)
         rowCapacity = 256
-        shadowRow = .allocate(capacity: rowCapacity)
-        shadowRow.initialize(repeating: 0, count: rowCapacity)
+        shadowRow = .allocate(capacity: rowCapacity + 4)
+        shadowRow.initialize(repeating: 0, count: rowCapacity + 4)
     }
 
     deinit {
@@ -169,8 +169,8 @@ public final class DotPainter {
         if width <= rowCapacity { return }
         shadowRow.deallocate()
         rowCapacity = width
-        shadowRow = .allocate(capacity: width)
-        shadowRow.initialize(repeating: 0, count: width)
+        shadowRow = .allocate(capacity: width + 4)  // read four pixels at a time
+        shadowRow.initialize(repeating: 0, count: width + 4)
     }
 }
 

@@ -43,10 +43,9 @@ extension DotPainter {
                 s0 = x0; s1 = x1
             }
             if ring.isEmpty && s1 <= s0 { continue }
-            let left = bytes + ring.bytes
             GroupBlend.drawRow(target.row(y).assumingMemoryBound(to: UInt32.self), x0: x0, x1: x1,
-                               shadow: alpha, shadowStart: s0, shadowEnd: s1, disc: ring, leftEdge: left,
-                               rightEdge: left + (ring.interiorStart - ring.edgeStart), shadowPaint: shadowPaint,
+                               shadow: alpha, shadowStart: s0, shadowEnd: s1, disc: ring, leftEdge: bytes + ring.left,
+                               rightEdge: bytes + ring.right, shadowPaint: shadowPaint,
                                discPaint: g.ringPaint, discAlpha: ringAlpha, groupAlpha: groupAlpha, knockout: knockout)
         }
     }

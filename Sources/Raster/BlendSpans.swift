@@ -7,9 +7,20 @@
 /// 255 is a multiply-high: round(v/255) = ((v + 128)·257) >> 16 for every v ≤ 255·255 (the same
 /// nested floors as `div255Lanes`; equal on all inputs, tested), which is one pmulhuw / umull.
 enum BlendSpans {
+    /// Written lane by lane: the compiler makes one pmulhuw (or umull) of it wherever it is
+    /// inlined, where the standard library's generic vector conversions can stay calls.
     @inline(__always)
     static func mulhi257(_ t: SIMD8<UInt16>) -> SIMD8<UInt16> {
-        SIMD8<UInt16>(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: t) &* 257) &>> 16)
+        @inline(__always) func h(_ x: UInt16) -> UInt16 { UInt16(truncatingIfNeeded: (UInt32(x) &* 257) &>> 16) }
+        return SIMD8<UInt16>(h(t[0]), h(t[1]), h(t[2]), h(t[3]), h(t[4]), h(t[5]), h(t[6]), h(t[7]))
+    }
+
+    /// Four coverage bytes as [c0, c0, c1, c1, c2, c2, c3, c3]: each pixel's alpha in both of its
+    /// lanes (punpcklbw + punpcklwd).
+    @inline(__always)
+    static func spread(_ c: SIMD4<UInt8>) -> SIMD8<UInt16> {
+        let a = UInt16(c[0]), b = UInt16(c[1]), d = UInt16(c[2]), e = UInt16(c[3])
+        return SIMD8<UInt16>(a, a, b, b, d, d, e, e)
     }
 
     @inline(__always) static var low: SIMD8<UInt16> { SIMD8<UInt16>(repeating: 0xFF) }
@@ -39,6 +50,15 @@ enum BlendSpans {
         constant(src, dst, count, paint, paint.alpha)
     }
 
+    /// The same from a source that is not the destination (see `constantFrom`).
+    @inline(__always)
+    static func constantFrom(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                             _ paint: SolidPaint) {
+        if count <= 0 { return }
+        if paint.alpha == 255 { return fill(dst, count, paint.opaquePixel) }
+        constantFrom(src, dst, count, paint, paint.alpha)
+    }
+
     /// dst[i] = `paint` at alpha `a` over src[i] for i in 0..<count (src may equal dst). Short spans
     /// (anti-aliased edges) stay inline; long ones go to the vector loop, kept out of line so that
     /// its SIMD conversions are compiled as single instructions whatever the caller's size.
@@ -51,6 +71,87 @@ enum BlendSpans {
             dst[i] = Blend.over(src[i], paint, alpha: a)
             i &+= 1
         }
+    }
+
+    /// dst[i] = `paint` at alpha `a` over src[i] for a source that is not the destination: the
+    /// last four pixels may be done twice (the same result), so no pixel is left to a scalar tail.
+    /// (One copy of the vector body: a kernel this small keeps its SIMD conversions inlined.)
+    @inline(never)
+    static func constantFrom(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                             _ paint: SolidPaint, _ a: UInt32) {
+        if count < 4 { return constant(src, dst, count, paint, a) }
+        let k = constantTerms(paint, a)
+        let inv = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- a))
+        let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
+        let last = (count &- 4) &* 4
+        var i = 0
+        while true {
+            let v = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v, inv, k), toByteOffset: i, as: SIMD8<UInt16>.self)
+            if i == last { return }
+            i = min(i &+ 16, last)
+        }
+    }
+
+    /// `blocks` blocks of four pixels from src into dst, each pixel under its own coverage byte
+    /// (all 4·blocks bytes readable): `paint` at coverage × its alpha over src.
+    @inline(never)
+    static func coverageBlocks(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>,
+                               _ coverage: UnsafePointer<UInt8>, _ blocks: Int, _ paint: SolidPaint) {
+        var i = 0
+        while i < blocks {
+            coverage4(src + i &* 4, dst + i &* 4, coverage + i &* 4, paint)
+            i &+= 1
+        }
+    }
+
+    /// An opaque disc over its shadow at full group opacity, `blocks` blocks of four pixels in
+    /// place: the shadow at its alpha where the disc is not opaque, then the disc at its coverage.
+    @inline(never)
+    static func groupBlocks(_ pixels: UnsafeMutablePointer<UInt32>, _ shadow: UnsafePointer<UInt8>,
+                            _ coverage: UnsafePointer<UInt8>, _ blocks: Int,
+                            _ shadowPaint: SolidPaint, _ discPaint: SolidPaint) {
+        let opaque = SIMD4<UInt8>(repeating: 255)
+        var i = 0
+        while i < blocks {
+            let p = pixels + i &* 4
+            let c = UnsafeRawPointer(coverage + i &* 4).loadUnaligned(as: SIMD4<UInt8>.self)
+            let s = UnsafeRawPointer(shadow + i &* 4).loadUnaligned(as: SIMD4<UInt8>.self)
+            let y = s.replacing(with: 0, where: c .== opaque)
+            blend4(p, p, y, shadowPaint)
+            blend4(p, p, c, discPaint)
+            i &+= 1
+        }
+    }
+
+    /// Four pixels of src, each under its own alpha (`paint`'s own alpha is taken as 255), into dst.
+    @inline(__always)
+    static func blend4(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>,
+                       _ alpha: SIMD4<UInt8>, _ paint: SolidPaint) {
+        let a = spread(alpha)
+        let prb = unsafeBitCast(SIMD4<UInt32>(repeating: paint.rb), to: SIMD8<UInt16>.self)
+        let pxg = unsafeBitCast(SIMD4<UInt32>(repeating: paint.xg), to: SIMD8<UInt16>.self)
+        let v = UnsafeRawPointer(src).loadUnaligned(as: SIMD8<UInt16>.self)
+        let inv = low &- a
+        let rb = mulhi257((v & low) &* inv &+ prb &* a &+ 128)
+        let xg = mulhi257((v &>> 8) &* inv &+ pxg &* a &+ 128)
+        UnsafeMutableRawPointer(dst).storeBytes(of: rb | (xg &<< 8), as: SIMD8<UInt16>.self)
+    }
+
+    @inline(__always)
+    static func coverage4(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>,
+                          _ coverage: UnsafePointer<UInt8>, _ paint: SolidPaint) {
+        var a = spread(UnsafeRawPointer(coverage).loadUnaligned(as: SIMD4<UInt8>.self))
+        if paint.alpha != 255 {
+            a = mulhi257(a &* SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: paint.alpha)) &+ 128)
+        }
+        let prb = unsafeBitCast(SIMD4<UInt32>(repeating: paint.rb), to: SIMD8<UInt16>.self)
+        let pxg = unsafeBitCast(SIMD4<UInt32>(repeating: paint.xg), to: SIMD8<UInt16>.self)
+        let v = UnsafeRawPointer(src).loadUnaligned(as: SIMD8<UInt16>.self)
+        let inv = low &- a
+        let rb = mulhi257((v & low) &* inv &+ prb &* a &+ 128)
+        let xg = mulhi257((v &>> 8) &* inv &+ pxg &* a &+ 128)
+        UnsafeMutableRawPointer(dst).storeBytes(of: rb | (xg &<< 8), as: SIMD8<UInt16>.self)
     }
 
     @inline(never)
@@ -102,9 +203,7 @@ enum BlendSpans {
         let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
         var i = 0
         while i &+ 4 <= count {
-            let c8 = UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD4<UInt8>.self)
-            let c32 = SIMD4<UInt32>(truncatingIfNeeded: c8)
-            var a = unsafeBitCast(c32 | (c32 &<< 16), to: SIMD8<UInt16>.self)  // [c0, c0, c1, c1, …]
+            var a = spread(UnsafeRawPointer(coverage + i).loadUnaligned(as: SIMD4<UInt8>.self))
             if ca != 255 { a = mulhi257(a &* ca16 &+ 128) }
             let inv = low &- a
             let v = s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt16>.self)
@@ -122,6 +221,21 @@ enum BlendSpans {
 }
 
 extension BlendSpans {
+    /// dst[0..<count] = src[0..<count] for a source that is not the destination: a short copy is
+    /// one or two possibly overlapping vectors.
+    @inline(__always)
+    static func copyFrom(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        if count < 4 { return copy(src, dst, count) }
+        let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
+        var i = 0
+        while i &+ 4 < count {
+            d.storeBytes(of: s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt32>.self), toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+            i &+= 4
+        }
+        let j = (count &- 4) &* 4
+        d.storeBytes(of: s.loadUnaligned(fromByteOffset: j, as: SIMD4<UInt32>.self), toByteOffset: j, as: SIMD4<UInt32>.self)
+    }
+
     /// dst[0..<count] = src[0..<count], inline (spans are short; a library call costs more).
     @inline(__always)
     static func copy(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int) {

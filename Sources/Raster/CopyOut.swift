@@ -32,8 +32,8 @@ extension PixelBuffer {
             case (.xrgb8888, _):
                 Self.copyRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt32.self) + phys.x, phys.width)
             case (.rgb565, .r0):
-                Self.narrowRow(src.assumingMemoryBound(to: UInt32.self),
-                               dstRow.assumingMemoryBound(to: UInt16.self) + phys.x, phys.width, tables)
+                RGB565.narrowRow(src.assumingMemoryBound(to: UInt32.self),
+                                 dstRow.assumingMemoryBound(to: UInt16.self) + phys.x, phys.width)
             case (.rgb565, _):
                 Self.narrowRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt16.self) + phys.x,
                                      phys.width, tables)
@@ -51,12 +51,6 @@ extension PixelBuffer {
             dst[i] = s.load(as: UInt32.self)
             s += step
         }
-    }
-
-    @inline(__always)
-    static func narrowRow(_ src: UnsafeMutablePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt16>,
-                          _ count: Int, _ t: RGB565.Tables) {
-        for i in 0..<count { dst[i] = RGB565.narrow(src[i], t) }
     }
 
     @inline(__always)

@@ -1,13 +1,17 @@
-/// One row of a disc in a row table: the spans of `DiscRow` (absolute x) and where the row's edge
-/// coverage starts in the table's bytes: [edgeStart, interiorStart) then [interiorEnd, edgeEnd).
+/// One row of a disc in a row table: the spans of `DiscRow` (absolute x) and where the coverage of
+/// its two edges, [edgeStart, interiorStart) and [interiorEnd, edgeEnd), starts in the table's
+/// bytes. Around them the table keeps the coverage the row has there — 4 zeros before the left
+/// edge, 8 × 255 between the edges, 4 zeros after the right edge — so that any 4 pixels
+/// overlapping an edge can be read as one vector of coverage.
 public struct DiscSpan: Equatable, Sendable {
     public var edgeStart: Int
     public var interiorStart: Int
     public var interiorEnd: Int
     public var edgeEnd: Int
-    public var bytes: Int
+    public var left: Int
+    public var right: Int
 
-    public static let empty = DiscSpan(edgeStart: 0, interiorStart: 0, interiorEnd: 0, edgeEnd: 0, bytes: 0)
+    public static let empty = DiscSpan(edgeStart: 0, interiorStart: 0, interiorEnd: 0, edgeEnd: 0, left: 4, right: 4)
     public var isEmpty: Bool { edgeEnd <= edgeStart }
 }
 
@@ -41,7 +45,7 @@ public final class DiscRowTable {
             spanCapacity = rows
             spans = .allocate(capacity: rows)
         }
-        growBytes(to: 6 * rows + 4 * width + 64)
+        growBytes(to: 22 * rows + 4 * width + 64)
     }
 
     private func growBytes(to n: Int) {
@@ -51,6 +55,19 @@ public final class DiscRowTable {
         bytes.deallocate()
         bytes = grown
         byteCapacity = n
+    }
+
+    /// Writes the padding around a row's edge bytes: 4 zeros at `at`, then `leftCount` edge bytes
+    /// (already there or to come), 8 × 255, `rightCount` edge bytes, 4 zeros. Returns the offsets of
+    /// the two edges and the end.
+    @inline(__always)
+    private func pad(_ at: Int, _ leftCount: Int, _ rightCount: Int) -> (left: Int, right: Int, end: Int) {
+        let b = UnsafeMutableRawPointer(bytes)
+        let left = at &+ 4, right = left &+ leftCount &+ 8
+        b.storeBytes(of: 0 as UInt32, toByteOffset: at, as: UInt32.self)
+        b.storeBytes(of: UInt64.max, toByteOffset: left &+ leftCount, as: UInt64.self)
+        b.storeBytes(of: 0 as UInt32, toByteOffset: right &+ rightCount, as: UInt32.self)
+        return (left, right, right &+ rightCount &+ 4)
     }
 
     /// Coverage byte of twice an area (0…full, clamped as `accumulate` does).
@@ -120,25 +137,26 @@ public final class DiscRowTable {
                 carried = true
                 xT = xB; sT = sB
                 if l.lo >= 0 && rr.hi < width && l.hi &+ 1 < rr.lo {
-                    growBytes(to: offset &+ width)
-                    let out = bytes + offset
-                    let leftCount = l.hi &- l.lo &+ 1
+                    growBytes(to: offset &+ width &+ 16)
+                    let leftCount = l.hi &- l.lo &+ 1, rightCount = rr.hi &- rr.lo &+ 1
+                    let at = pad(offset, leftCount, rightCount)
                     if l.lo == l.hi {
                         // The chain stays in one column: its area is one difference of integrals.
                         let area = (cx2 &* bottom &+ sB) &- (cx2 &* top &+ a.area)
-                        out[0] = Self.byte(((l.lo &+ 1) &<< 17) &- area)
+                        bytes[at.left] = Self.byte(((l.lo &+ 1) &<< 17) &- area)
                     } else {
-                        r.columns(LeftChain.self, a, b, upper: upper, cx: cx, into: out - l.lo)
+                        r.columns(LeftChain.self, a, b, upper: upper, cx: cx, into: bytes + at.left - l.lo)
                     }
                     if rr.lo == rr.hi {
                         let area = (cx2 &* bottom &- sB) &- (cx2 &* top &- a.area)
-                        out[leftCount] = Self.byte(Int(DiscRasterizer.full) &- (((rr.lo &+ 1) &<< 17) &- area))
+                        bytes[at.right] = Self.byte(Int(DiscRasterizer.full) &- (((rr.lo &+ 1) &<< 17) &- area))
                     } else {
-                        r.columns(RightChain.self, a, b, upper: upper, cx: cx, into: out + leftCount - rr.lo)
+                        r.columns(RightChain.self, a, b, upper: upper, cx: cx, into: bytes + at.right - rr.lo)
                     }
                     spans[i] = DiscSpan(edgeStart: clipX0 &+ l.lo, interiorStart: clipX0 &+ l.hi &+ 1,
-                                        interiorEnd: clipX0 &+ rr.lo, edgeEnd: clipX0 &+ rr.hi &+ 1, bytes: offset)
-                    offset &+= leftCount &+ rr.hi &- rr.lo &+ 1
+                                        interiorEnd: clipX0 &+ rr.lo, edgeEnd: clipX0 &+ rr.hi &+ 1,
+                                        left: at.left, right: at.right)
+                    offset = at.end
                     continue
                 }
             } else {
@@ -153,12 +171,13 @@ public final class DiscRowTable {
                 continue
             }
             let n1 = row.interiorStart - row.edgeStart, n2 = row.edgeEnd - row.interiorEnd
-            growBytes(to: offset + n1 + n2)
-            (bytes + offset).update(from: r.coverage + (row.edgeStart - clipX0), count: n1)
-            (bytes + offset + n1).update(from: r.coverage + (row.interiorEnd - clipX0), count: n2)
+            growBytes(to: offset + n1 + n2 + 16)
+            let at = pad(offset, n1, n2)
+            (bytes + at.left).update(from: r.coverage + (row.edgeStart - clipX0), count: n1)
+            (bytes + at.right).update(from: r.coverage + (row.interiorEnd - clipX0), count: n2)
             spans[i] = DiscSpan(edgeStart: row.edgeStart, interiorStart: row.interiorStart,
-                                interiorEnd: row.interiorEnd, edgeEnd: row.edgeEnd, bytes: offset)
-            offset += n1 + n2
+                                interiorEnd: row.interiorEnd, edgeEnd: row.edgeEnd, left: at.left, right: at.right)
+            offset = at.end
         }
     }
 }

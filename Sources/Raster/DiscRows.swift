@@ -1,6 +1,7 @@
 /// Drawing a rasterized disc (a `DiscRowTable`): each row is the background or the frame's own
-/// pixels, the anti-aliased edges blended pixel by pixel with their coverage, and the interior one
-/// constant-alpha vector span.
+/// pixels, the anti-aliased edges blended four pixels at a time with their coverage (read with the
+/// table's padding, so a block may run past an edge), and the interior one constant-alpha vector
+/// span.
 extension DiscRowTable {
     /// Draws rows y0..<y1 of the last rasterized disc in `paint` on pixels x0..<x1 of `target` (the
     /// clip it was rasterized with). With `source`, every pixel of those rows and columns is
@@ -13,23 +14,49 @@ extension DiscRowTable {
         for y in y0..<y1 {
             let row = target.row(y).assumingMemoryBound(to: UInt32.self)
             let r = visible ? span(y) : .empty
-            let cover = bytes + r.bytes, cover2 = cover + (r.interiorStart - r.edgeStart)
             if let source {
                 let src = UnsafePointer(source.row(y).assumingMemoryBound(to: UInt32.self))
                 if r.isEmpty {
-                    BlendSpans.copy(src + x0, row + x0, x1 - x0)
-                    continue
+                    BlendSpans.copyFrom(src + x0, row + x0, x1 - x0)
+                } else {
+                    drawRow(r, paint, src, row, x0, x1)
                 }
-                BlendSpans.copy(src + x0, row + x0, r.edgeStart - x0)
-                BlendSpans.coverage(src + r.edgeStart, row + r.edgeStart, cover, r.interiorStart - r.edgeStart, paint)
-                BlendSpans.constant(src + r.interiorStart, row + r.interiorStart, r.interiorEnd - r.interiorStart, paint)
-                BlendSpans.coverage(src + r.interiorEnd, row + r.interiorEnd, cover2, r.edgeEnd - r.interiorEnd, paint)
-                BlendSpans.copy(src + r.edgeEnd, row + r.edgeEnd, x1 - r.edgeEnd)
             } else if !r.isEmpty {
-                BlendSpans.coverage(row + r.edgeStart, row + r.edgeStart, cover, r.interiorStart - r.edgeStart, paint)
-                BlendSpans.constant(row + r.interiorStart, row + r.interiorStart, r.interiorEnd - r.interiorStart, paint)
-                BlendSpans.coverage(row + r.interiorEnd, row + r.interiorEnd, cover2, r.edgeEnd - r.interiorEnd, paint)
+                drawRow(r, paint, UnsafePointer(row), row, x0, x1)
             }
         }
+    }
+
+    /// One row; `src` is the background or `row` itself (then only the disc's pixels are written,
+    /// each once).
+    @inline(__always)
+    private func drawRow(_ r: DiscSpan, _ paint: SolidPaint, _ src: UnsafePointer<UInt32>,
+                         _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int) {
+        let a = r.edgeStart, b = r.interiorStart, c = r.interiorEnd, d = r.edgeEnd
+        let fused = src != UnsafePointer(row)
+        let left = bytes + r.left, right = bytes + r.right
+        if fused { BlendSpans.copyFrom(src + x0, row + x0, a - x0) }
+        if c - b >= 4 {
+            // Left edge in blocks of four from its start (the last may run into the interior,
+            // whose padding reads 255); the right edge in blocks ending at its end (the first may
+            // start in the interior); the interior between.
+            let leftBlocks = (b - a + 3) >> 2, rightBlocks = (d - c + 3) >> 2
+            let x = a + 4 * leftBlocks, z = d - 4 * rightBlocks
+            if z >= x {
+                BlendSpans.coverageBlocks(src + a, row + a, left, leftBlocks, paint)
+                if fused {
+                    BlendSpans.constantFrom(src + x, row + x, z - x, paint)
+                } else {
+                    BlendSpans.constant(src + x, row + x, z - x, paint)
+                }
+                BlendSpans.coverageBlocks(src + z, row + z, right + (z - c), rightBlocks, paint)
+                if fused { BlendSpans.copyFrom(src + d, row + d, x1 - d) }
+                return
+            }
+        }
+        BlendSpans.coverage(src + a, row + a, left, b - a, paint)
+        BlendSpans.constant(src + b, row + b, c - b, paint)
+        BlendSpans.coverage(src + c, row + c, right, d - c, paint)
+        if fused { BlendSpans.copyFrom(src + d, row + d, x1 - d) }
     }
 }

@@ -76,6 +76,25 @@ extension GroupBlend {
             shadowOnly(s0, s1)
             return
         }
+        if discAlpha == 255 && groupAlpha == 255 && discPaint.alpha == 255 && r.interiorEnd - r.interiorStart >= 4 {
+            // An opaque disc at full group opacity (the stock ring): the knockout is all or
+            // nothing, so each edge pixel is the shadow at its own alpha (none where the disc is
+            // opaque), then the disc at its coverage — two vector blends per four pixels. The
+            // edges go in blocks of four that may run into the interior (coverage 255 there: the
+            // disc's colour, as the fill gives); `shadow` and the edge coverage are readable four
+            // bytes past their ends.
+            let a = r.edgeStart, b = r.interiorStart, c = r.interiorEnd, d = r.edgeEnd
+            let leftBlocks = (b - a + 3) >> 2, rightBlocks = (d - c + 3) >> 2
+            let x = a + 4 * leftBlocks, z = d - 4 * rightBlocks
+            if z >= x {
+                shadowOnly(s0, min(s1, a))
+                BlendSpans.groupBlocks(pixels + a, shadow + (a - x0), leftEdge, leftBlocks, shadowPaint, discPaint)
+                BlendSpans.fill(pixels + x, z - x, discPaint.opaquePixel)
+                BlendSpans.groupBlocks(pixels + z, shadow + (z - x0), rightEdge + (z - c), rightBlocks, shadowPaint, discPaint)
+                shadowOnly(max(s0, d), s1)
+                return
+            }
+        }
         shadowOnly(s0, min(s1, r.edgeStart))
         group(r.edgeStart, r.interiorStart, leftEdge)
         if discAlpha == 255 {

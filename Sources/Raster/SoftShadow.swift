@@ -53,7 +53,9 @@ public final class SoftShadowMasks {
         var base = [Int](repeating: 0, count: m * m)
         for y in 0..<n { for x in 0..<n { base[(y + 1) * m + x + 1] = Int((Int64(blurred[y * n + x]) * a + 127) / 255) } }
         let count = Self.phases * Self.phases
-        let store = UnsafeMutablePointer<UInt8>.allocate(capacity: count * n * n)
+        // Four spare zero bytes at the end: a row may be read four pixels at a time.
+        let store = UnsafeMutablePointer<UInt8>.allocate(capacity: count * n * n + 4)
+        (store + count * n * n).initialize(repeating: 0, count: 4)
         var boxes = [Rect]()
         base.withUnsafeBufferPointer { b in
             for py in 0..<Self.phases { for px in 0..<Self.phases {

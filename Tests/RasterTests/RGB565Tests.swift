@@ -40,3 +40,31 @@ final class RGB565Tests: XCTestCase {
         XCTAssertEqual(RGB565.widen(RGB565.narrow(0xFF00_0000)), 0xFF00_0000)
     }
 }
+
+/// The vector row narrowing against the one-pixel tables.
+final class RGB565RowTests: XCTestCase {
+    func testShiftFormulasEqualLookMdsDivisions() {
+        for v in 0..<256 {
+            XCTAssertEqual((v * 249 + 1014) >> 11, (v * 31 + 127) / 255, "5 bits, \(v)")
+            XCTAssertEqual((v * 253 + 505) >> 10, (v * 63 + 127) / 255, "6 bits, \(v)")
+        }
+    }
+
+    func testRowsEqualThePerPixelNarrowingForEveryChannelValue() {
+        // Every value of each channel, with the other channels (and X) varied, at every tail length.
+        var pixels = [UInt32]()
+        for v in 0..<256 {
+            let w = UInt32(v), o = UInt32((v * 97 + 31) & 0xFF), p = UInt32((v * 13 + 200) & 0xFF)
+            pixels += [w << 16 | o << 8 | p, o << 16 | w << 8 | p, p << 16 | o << 8 | w, 0xFF00_0000 | w << 16 | w << 8 | w,
+                       UInt32(v) << 24 | p << 16 | w << 8 | o]
+        }
+        for count in [pixels.count, 1, 7, 8, 9, 15, 16, 17] {
+            var out = [UInt16](repeating: 0xDEAD, count: pixels.count + 1)
+            pixels.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { RGB565.narrowRow(src.baseAddress!, $0.baseAddress!, count) }
+            }
+            for i in 0..<count { XCTAssertEqual(out[i], RGB565.narrow(pixels[i]), "pixel \(String(pixels[i], radix: 16)) count \(count)") }
+            XCTAssertEqual(out[count], 0xDEAD, "nothing written past the row")
+        }
+    }
+}
