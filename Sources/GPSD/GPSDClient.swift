@@ -254,6 +254,13 @@ public final class GPSDClient {
     }
 
     private func established(_ fd: FileDescriptor, now: MonotonicInstant) {
+        // A self-connected socket would hold gpsd's port and keep gpsd from ever starting there.
+        if (try? fd.isConnectedToItself()) == true {
+            fd.close()
+            phase = .idle
+            failed("connect \(fd.name): nothing listening (the socket connected to itself)", now: now)
+            return
+        }
         statistics.connections += 1
         framer.reset()
         let sent: Int?

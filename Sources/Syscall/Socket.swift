@@ -173,6 +173,27 @@ extension FileDescriptor {
         }
     }
 
+    /// The address a connected socket's peer has.
+    public func peerAddress() throws(SyscallError) -> SocketAddress {
+        var storage = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return try withUnsafeMutablePointer(to: &storage) { (p) throws(SyscallError) -> SocketAddress in
+            try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { (sa) throws(SyscallError) -> SocketAddress in
+                _ = try syscall("getpeername", name) { getpeername(rawValue, sa, &len) }
+                return SocketAddress(sa, length: len)!
+            }
+        }
+    }
+
+    /// Whether a TCP connect to a local port with nothing listening ended up connected to itself.
+    /// When the port lies in the ephemeral range, the kernel may pick that very port as the source
+    /// and the simultaneous open "succeeds": the socket then talks to itself and holds the port, so
+    /// the server cannot bind it when it starts. Such a connection must be treated as refused.
+    public func isConnectedToItself() throws(SyscallError) -> Bool {
+        let local = try localAddress(), peer = try peerAddress()
+        return local.family == peer.family && local.description == peer.description
+    }
+
     /// The address a socket is bound to.
     public func localAddress() throws(SyscallError) -> SocketAddress {
         var storage = sockaddr_storage()

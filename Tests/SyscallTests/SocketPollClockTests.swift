@@ -105,4 +105,33 @@ final class SocketTests: XCTestCase {
             XCTAssertEqual(error.description, "connect gpsd \(address): Connection refused (errno 111)")
         }
     }
+
+    /// A socket bound to a port and connected to that same port talks to itself (TCP simultaneous
+    /// open): what a client's connect to an ephemeral-range port with nothing listening can become.
+    func testSelfConnectionIsRecognisedAndARealOneIsNot() throws {
+        let probe = try FileDescriptor.listenTCP(SocketAddress.resolve(host: "127.0.0.1", port: 0)[0])
+        let address = try probe.localAddress()
+        probe.close()
+        let lonely = try FileDescriptor.tcpSocket(family: AF_INET, name: "lonely")
+        defer { lonely.close() }
+        let bound = try address.withSockaddr { (sa, len) throws(SyscallError) -> Int32 in bind(lonely.rawValue, sa, len) }
+        XCTAssertEqual(bound, 0)
+        if try !lonely.connect(to: address) {
+            var set = [pollfd(fd: lonely.rawValue, events: Int16(POLLOUT), revents: 0)]
+            _ = try Poll.wait(&set, timeoutMilliseconds: 2000)
+        }
+        XCTAssertEqual(try lonely.pendingSocketError(), 0, "the simultaneous open succeeds")
+        XCTAssertTrue(try lonely.isConnectedToItself())
+
+        let listener = try FileDescriptor.listenTCP(SocketAddress.resolve(host: "127.0.0.1", port: 0)[0])
+        defer { listener.close() }
+        let client = try FileDescriptor.tcpSocket(family: AF_INET, name: "client")
+        defer { client.close() }
+        if try !client.connect(to: try listener.localAddress()) {
+            var set = [pollfd(fd: client.rawValue, events: Int16(POLLOUT), revents: 0)]
+            _ = try Poll.wait(&set, timeoutMilliseconds: 2000)
+        }
+        XCTAssertEqual(try client.pendingSocketError(), 0)
+        XCTAssertFalse(try client.isConnectedToItself())
+    }
 }
