@@ -1,7 +1,8 @@
 // Linux headers that Swift's Glibc module leaves out: the descriptors a single poll loop waits on,
-// and the framebuffer and console structures whose exact C layout the fbdev ioctls copy.
+// the framebuffer and console structures whose exact C layout the fbdev ioctls copy, and mallopt.
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <signal.h>
 #include <linux/fb.h>
 #include <linux/kd.h>
+#include <malloc.h>

@@ -62,6 +62,7 @@ public final class RunDaemon {
         self.options = options
         self.signals = signals
         self.log = log
+        HeapPolicy.returnLargeBuffersWhenFreed()
         log.level = configuration.settings.log.level
         for note in configuration.notes { log.notice(note) }
         do {
