@@ -30,6 +30,7 @@ public final class DotPainter {
     /// Scratch row: the shadow's alpha for one row when it is not read from a mask directly.
     @exclusivity(unchecked) var shadowRow: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) var rowCapacity: Int
+    @exclusivity(unchecked) private var lastLayout: (x: Double, y: Double, appearance: DotAppearance, layout: DotLayout)?
     let shadowPaint: SolidPaint
 
     // Style × scale, in 1/256 px at pop scale 1.
@@ -75,7 +76,16 @@ public final class DotPainter {
     /// The rectangle `paint` would touch for this frame (unclipped): the union of every visible
     /// layer's pixels, the entrance pop's overshoot included.
     public func bounds(centerX: Double, centerY: Double, appearance: DotAppearance) -> Rect {
-        layout(centerX: centerX, centerY: centerY, appearance: appearance).bounds
+        remembered(centerX, centerY, appearance).bounds
+    }
+
+    /// The layout for these inputs, kept from the last call: a frame asks for its bounds, then
+    /// paints (the layout is a pure function of the inputs, so this only saves the work).
+    private func remembered(_ x: Double, _ y: Double, _ a: DotAppearance) -> DotLayout {
+        if let m = lastLayout, m.x == x, m.y == y, m.appearance == a { return m.layout }
+        let l = layout(centerX: x, centerY: y, appearance: a)
+        lastLayout = (x, y, a, l)
+        return l
     }
 
     /// Draws the dot centred at (centerX, centerY) px into `target` (XRGB8888), changing only pixels
@@ -84,7 +94,7 @@ public final class DotPainter {
     public func paint(into target: PixelBuffer, centerX: Double, centerY: Double,
                       appearance: DotAppearance, clip: Rect) -> Rect {
         precondition(target.format == .xrgb8888, "the dot is painted on an xrgb8888 frame, not \(target.format)")
-        let l = layout(centerX: centerX, centerY: centerY, appearance: appearance)
+        let l = remembered(centerX, centerY, appearance)
         return draw(l, into: target, background: nil, clip: clip.intersection(target.bounds))
     }
 
@@ -101,7 +111,7 @@ public final class DotPainter {
             for y in area.y..<area.maxY { restore(y, area.x, area.maxX, target, background) }
             return .empty
         }
-        let l = layout(centerX: centerX, centerY: centerY, appearance: appearance)
+        let l = remembered(centerX, centerY, appearance)
         return draw(l, into: target, background: background, clip: area)
     }
 

@@ -53,10 +53,10 @@ enum BlendSpans {
     /// The same from a source that is not the destination (see `constantFrom`).
     @inline(__always)
     static func constantFrom(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
-                             _ paint: SolidPaint) {
+                             _ paint: ConstantPaint) {
         if count <= 0 { return }
-        if paint.alpha == 255 { return fill(dst, count, paint.opaquePixel) }
-        constantFrom(src, dst, count, paint, paint.alpha)
+        if paint.paint.alpha == 255 { return fill(dst, count, paint.paint.opaquePixel) }
+        constantFromVector(src, dst, count, paint)
     }
 
     /// dst[i] = `paint` at alpha `a` over src[i] for i in 0..<count (src may equal dst). Short spans
@@ -73,21 +73,38 @@ enum BlendSpans {
         }
     }
 
-    /// dst[i] = `paint` at alpha `a` over src[i] for a source that is not the destination: the
-    /// last four pixels may be done twice (the same result), so no pixel is left to a scalar tail.
-    /// (One copy of the vector body: a kernel this small keeps its SIMD conversions inlined.)
+    /// A constant-alpha paint as the vector kernels use it, worked out once per layer.
+    struct ConstantPaint {
+        let inv: SIMD8<UInt16>
+        let terms: (rb: SIMD8<UInt16>, xg: SIMD8<UInt16>)
+        let paint: SolidPaint
+
+        init(_ paint: SolidPaint) {
+            self.paint = paint
+            inv = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- paint.alpha))
+            terms = constantTerms(paint, paint.alpha)
+        }
+    }
+
+    /// dst[i] = the paint over src[i] for a source that is not the destination: the last four
+    /// pixels may be done twice (the same result), so no pixel is left to a scalar tail.
     @inline(never)
-    static func constantFrom(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
-                             _ paint: SolidPaint, _ a: UInt32) {
-        if count < 4 { return constant(src, dst, count, paint, a) }
-        let k = constantTerms(paint, a)
-        let inv = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- a))
+    static func constantFromVector(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                                   _ c: ConstantPaint) {
+        if count < 4 { return constant(src, dst, count, c.paint, c.paint.alpha) }
         let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
         let last = (count &- 4) &* 4
         var i = 0
+        while i &+ 16 <= last {
+            let v0 = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
+            let v1 = s.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v0, c.inv, c.terms), toByteOffset: i, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v1, c.inv, c.terms), toByteOffset: i &+ 16, as: SIMD8<UInt16>.self)
+            i &+= 32
+        }
         while true {
             let v = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
-            d.storeBytes(of: constant4(v, inv, k), toByteOffset: i, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v, c.inv, c.terms), toByteOffset: i, as: SIMD8<UInt16>.self)
             if i == last { return }
             i = min(i &+ 16, last)
         }
@@ -228,6 +245,17 @@ extension BlendSpans {
         if count < 4 { return copy(src, dst, count) }
         let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
         var i = 0
+        while i &+ 16 < count {
+            let v0 = s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+            let v1 = s.loadUnaligned(fromByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
+            let v2 = s.loadUnaligned(fromByteOffset: i &* 4 &+ 32, as: SIMD4<UInt32>.self)
+            let v3 = s.loadUnaligned(fromByteOffset: i &* 4 &+ 48, as: SIMD4<UInt32>.self)
+            d.storeBytes(of: v0, toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+            d.storeBytes(of: v1, toByteOffset: i &* 4 &+ 16, as: SIMD4<UInt32>.self)
+            d.storeBytes(of: v2, toByteOffset: i &* 4 &+ 32, as: SIMD4<UInt32>.self)
+            d.storeBytes(of: v3, toByteOffset: i &* 4 &+ 48, as: SIMD4<UInt32>.self)
+            i &+= 16
+        }
         while i &+ 4 < count {
             d.storeBytes(of: s.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt32>.self), toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
             i &+= 4

@@ -28,7 +28,13 @@ extension PixelBuffer {
             let dstRow = target.row(py)
             switch (target.format, rotation) {
             case (.xrgb8888, .r0):
-                (dstRow + phys.x * 4).copyMemory(from: src, byteCount: phys.width * 4)
+                if phys.width <= 256 {
+                    // A damage row: a library call costs more than the copy.
+                    BlendSpans.copyFrom(UnsafePointer(src.assumingMemoryBound(to: UInt32.self)),
+                                        dstRow.assumingMemoryBound(to: UInt32.self) + phys.x, phys.width)
+                } else {
+                    (dstRow + phys.x * 4).copyMemory(from: src, byteCount: phys.width * 4)
+                }
             case (.xrgb8888, _):
                 Self.copyRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt32.self) + phys.x, phys.width)
             case (.rgb565, .r0):

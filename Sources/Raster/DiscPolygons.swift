@@ -3,10 +3,12 @@
 enum DiscPolygons {
     static let maxVertices = 1024
     /// Vertex counts 32, 64, …, 1024; each stores the left half-turn (top to bottom), N/2 + 1 points.
-    struct Polygon {
+    /// The unit vertices live in memory made once and never freed (read every frame a disc's
+    /// radius changes, so without array bounds checks or reference counting).
+    struct Polygon: @unchecked Sendable {
         let count: Int
-        let sin: [Int]
-        let cos: [Int]
+        let sin: UnsafePointer<Int>
+        let cos: UnsafePointer<Int>
         /// Circumradius / radius in Q30.
         let areaFactor: Int
         @inline(__always) func unit(_ j: Int) -> (Int, Int) { (sin[j], cos[j]) }
@@ -26,7 +28,9 @@ enum DiscPolygons {
             let sin2pi = Double(s[1]) / Double(1 << 30)  // vertex 1 is at 360°/N
             let pi = 3.141_592_653_589_793
             let factor = (pi / (Double(n) / 2 * sin2pi)).squareRoot()
-            out.append(Polygon(count: n, sin: s, cos: c, areaFactor: Int((factor * Double(1 << 30)).rounded())))
+            let sp = UnsafeMutablePointer<Int>.allocate(capacity: s.count), cp = UnsafeMutablePointer<Int>.allocate(capacity: c.count)
+            sp.initialize(from: s, count: s.count); cp.initialize(from: c, count: c.count)
+            out.append(Polygon(count: n, sin: sp, cos: cp, areaFactor: Int((factor * Double(1 << 30)).rounded())))
             n *= 2
         }
         return out

@@ -104,22 +104,23 @@ public final class DiscRasterizer {
         let rho = DiscPolygons.circumradius(d.radius256)
         let poly = DiscPolygons.polygon(forRadius256: d.radius256)
         let half = poly.count / 2
+        let chainX = self.chainX, chainY = self.chainY, slope = self.slope, inverse = self.inverseSlope, prefix = self.prefix
         // Vertex j of the left chain is at angle j·360°/N from the top, counter-clockwise.
         var leftmost = 0
         for j in 0...half {
             let (s, c) = poly.unit(j)
-            chainX[j] = -((rho * s + (1 << 29)) >> 30)
-            chainY[j] = -((rho * c + (1 << 29)) >> 30)
+            chainX[j] = -((rho &* s &+ (1 << 29)) >> 30)
+            chainY[j] = -((rho &* c &+ (1 << 29)) >> 30)
             if chainX[j] < chainX[leftmost] { leftmost = j }
         }
         edges = half
         turn = leftmost
         prefix[0] = 0
         for j in 0..<half {
-            let dx = chainX[j + 1] - chainX[j], dy = chainY[j + 1] - chainY[j]
+            let dx = chainX[j &+ 1] &- chainX[j], dy = chainY[j &+ 1] &- chainY[j]
             slope[j] = dy > 0 ? (dx << 16) / dy : 0
-            inverseSlope[j] = dx != 0 ? (dy << 16) / dx : 0
-            prefix[j + 1] = prefix[j] + dy * (chainX[j] + chainX[j + 1])
+            inverse[j] = dx != 0 ? (dy << 16) / dx : 0
+            prefix[j &+ 1] = prefix[j] &+ dy &* (chainX[j] &+ chainX[j &+ 1])
         }
     }
 

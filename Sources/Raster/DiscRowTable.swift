@@ -70,6 +70,46 @@ public final class DiscRowTable {
         return (left, right, right &+ rightCount &+ 4)
     }
 
+    /// A chain that crosses exactly one column line in an ordinary row (the usual case on the
+    /// disc's sides): `columns` without its loop. Writes columns lo and lo + 1 to out[0] and out[1].
+    @inline(__always)
+    private func twoColumns<Side: ChainSide>(_: Side.Type, _ r: DiscRasterizer, upper: Bool, cx: Int,
+                                             _ a: ChainPoint, _ b: ChainPoint, lo: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let mirror = Side.mirror
+        let chainX = r.chainX, chainY = r.chainY
+        let cx2 = cx &<< 1, top = a.y, bottom = b.y
+        let iT = mirror ? cx2 &* top &- a.area : cx2 &* top &+ a.area
+        let iB = mirror ? cx2 &* bottom &- b.area : cx2 &* bottom &+ b.area
+        let line = (lo &+ 1) &<< 8
+        let xc = mirror ? cx &- line : line &- cx
+        var e = a.edge
+        if upper {
+            while e < b.edge && chainX[e &+ 1] >= xc { e &+= 1 }
+        } else {
+            while e < b.edge && chainX[e &+ 1] <= xc { e &+= 1 }
+        }
+        let ye = chainY[e], xe = chainX[e]
+        let yc = min(max(ye &+ (((xc &- xe) &* r.inverseSlope[e]) >> 16), top), bottom)
+        let sc = r.prefix[e] &+ (yc &- ye) &* (xe &+ xc)
+        let ic = mirror ? cx2 &* yc &- sc : cx2 &* yc &+ sc
+        var low: Int, high: Int
+        if upper == mirror {
+            // Rightwards: column lo holds the top part, lo + 1 the rest (and lies right of the
+            // chain above the crossing).
+            low = ((lo &+ 1) &<< 9) &* (yc &- top) &- (ic &- iT)
+            high = ((lo &+ 2) &<< 9) &* (bottom &- yc) &- (iB &- ic) &+ ((yc &- top) &<< 9)
+        } else {
+            high = ((lo &+ 2) &<< 9) &* (yc &- top) &- (ic &- iT) &+ ((bottom &- yc) &<< 9)
+            low = ((lo &+ 1) &<< 9) &* (bottom &- yc) &- (iB &- ic)
+        }
+        if mirror {
+            low = Int(DiscRasterizer.full) &- low
+            high = Int(DiscRasterizer.full) &- high
+        }
+        out[0] = Self.byte(low)
+        out[1] = Self.byte(high)
+    }
+
     /// Coverage byte of twice an area (0…full, clamped as `accumulate` does).
     @inline(__always)
     static func byte(_ twiceArea: Int) -> UInt8 {
@@ -140,16 +180,20 @@ public final class DiscRowTable {
                     growBytes(to: offset &+ width &+ 16)
                     let leftCount = l.hi &- l.lo &+ 1, rightCount = rr.hi &- rr.lo &+ 1
                     let at = pad(offset, leftCount, rightCount)
+                    let iT = cx2 &* top, iB = cx2 &* bottom
                     if l.lo == l.hi {
                         // The chain stays in one column: its area is one difference of integrals.
-                        let area = (cx2 &* bottom &+ sB) &- (cx2 &* top &+ a.area)
-                        bytes[at.left] = Self.byte(((l.lo &+ 1) &<< 17) &- area)
+                        bytes[at.left] = Self.byte(((l.lo &+ 1) &<< 17) &- ((iB &+ sB) &- (iT &+ a.area)))
+                    } else if l.hi == l.lo &+ 1 {
+                        twoColumns(LeftChain.self, r, upper: upper, cx: cx, a, b, lo: l.lo, into: bytes + at.left)
                     } else {
                         r.columns(LeftChain.self, a, b, upper: upper, cx: cx, into: bytes + at.left - l.lo)
                     }
                     if rr.lo == rr.hi {
-                        let area = (cx2 &* bottom &- sB) &- (cx2 &* top &- a.area)
+                        let area = (iB &- sB) &- (iT &- a.area)
                         bytes[at.right] = Self.byte(Int(DiscRasterizer.full) &- (((rr.lo &+ 1) &<< 17) &- area))
+                    } else if rr.hi == rr.lo &+ 1 {
+                        twoColumns(RightChain.self, r, upper: upper, cx: cx, a, b, lo: rr.lo, into: bytes + at.right)
                     } else {
                         r.columns(RightChain.self, a, b, upper: upper, cx: cx, into: bytes + at.right - rr.lo)
                     }

@@ -11,6 +11,7 @@ extension DiscRowTable {
                      into target: PixelBuffer, over source: PixelBuffer?) {
         if x1 <= x0 || y1 <= y0 { return }
         let visible = paint.alpha != 0
+        let constant = BlendSpans.ConstantPaint(paint)
         for y in y0..<y1 {
             let row = target.row(y).assumingMemoryBound(to: UInt32.self)
             let r = visible ? span(y) : .empty
@@ -19,10 +20,10 @@ extension DiscRowTable {
                 if r.isEmpty {
                     BlendSpans.copyFrom(src + x0, row + x0, x1 - x0)
                 } else {
-                    drawRow(r, paint, src, row, x0, x1)
+                    drawRow(r, paint, constant, src, row, x0, x1)
                 }
             } else if !r.isEmpty {
-                drawRow(r, paint, UnsafePointer(row), row, x0, x1)
+                drawRow(r, paint, constant, UnsafePointer(row), row, x0, x1)
             }
         }
     }
@@ -30,7 +31,7 @@ extension DiscRowTable {
     /// One row; `src` is the background or `row` itself (then only the disc's pixels are written,
     /// each once).
     @inline(__always)
-    private func drawRow(_ r: DiscSpan, _ paint: SolidPaint, _ src: UnsafePointer<UInt32>,
+    private func drawRow(_ r: DiscSpan, _ paint: SolidPaint, _ constant: BlendSpans.ConstantPaint, _ src: UnsafePointer<UInt32>,
                          _ row: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int) {
         let a = r.edgeStart, b = r.interiorStart, c = r.interiorEnd, d = r.edgeEnd
         let fused = src != UnsafePointer(row)
@@ -45,7 +46,7 @@ extension DiscRowTable {
             if z >= x {
                 BlendSpans.coverageBlocks(src + a, row + a, left, leftBlocks, paint)
                 if fused {
-                    BlendSpans.constantFrom(src + x, row + x, z - x, paint)
+                    BlendSpans.constantFrom(src + x, row + x, z - x, constant)
                 } else {
                     BlendSpans.constant(src + x, row + x, z - x, paint)
                 }
