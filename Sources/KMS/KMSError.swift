@@ -70,6 +70,10 @@ public enum KMSError: Error, CustomStringConvertible, Sendable {
             return "\(device) \(connector): mode \(requested) is not offered; offered: \(list.isEmpty ? "none" : list)"
         case .noCrtc(let device, let connector):
             return "\(device): no CRTC can drive connector \(connector)"
+        case .busy(let device, let e) where e.call == "open":
+            // Refused at open, the device is not this process's to use: permissions or the
+            // service's device cgroup, not another master (which only shows on a modeset).
+            return "\(device) may not be opened by this process (open: \(e.message)); check its group (video) and the unit's DeviceAllow=; retrying"
         case .busy(let device, let e):
             return "\(device) is in use by another DRM master (\(e.call): \(e.message)); stop the other display program or switch VT; retrying"
         case .vanished(let device, let e):

@@ -1,6 +1,7 @@
 import Glibc
 import KMS
 import Raster
+import Syscall
 import XCTest
 
 /// Saving and restoring the CRTC, releasing everything, and the errors a person must understand.
@@ -43,6 +44,12 @@ final class OutputLifecycleTests: XCTestCase {
         }
         output.close()
         XCTAssertTrue(card.buffers.isEmpty)
+    }
+
+    func testARefusedOpenIsAPermissionProblemNotAnotherMaster() {
+        let e = KMSError.classify(SyscallError(call: "open", object: "/dev/dri/card0", errno: EPERM), device: "/dev/dri/card0")
+        XCTAssertEqual(e.recovery, .retry)
+        XCTAssertEqual("\(e)", "/dev/dri/card0 may not be opened by this process (open: Operation not permitted); check its group (video) and the unit's DeviceAllow=; retrying")
     }
 
     func testAVanishedDeviceSendsTheCallerToFindTheCardAgain() throws {
