@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // PulseDot: an iOS-style pulsing "you are here" dot painted straight to DRM/KMS or fbdev.
-// Dependencies point one way only: Raster <- LocationDot <- Daemon <- pulsedot, with PNG, Syscall,
-// GPSD, KMS and FBDev beside them. No outside Swift packages; Debian C libraries via .systemLibrary.
+// Targets by concern, dependencies pointing one way (README, "Architecture"). No outside Swift
+// packages; Debian C libraries via .systemLibrary. Every module a file imports is listed here
+// directly: ArchitectureTests fails otherwise.
 import PackageDescription
 
 let package = Package(
@@ -14,17 +15,42 @@ let package = Package(
         .target(name: "Raster"),
         // The SVPulsingAnnotationView look: style, animation clock, painter. Reads no files.
         .target(name: "LocationDot", dependencies: ["Raster"]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "PNG", dependencies: ["CPNG", "Raster"]),
-        // The one thin wrapper every system call goes through; CLinux: timerfd/signalfd headers.
+        // Web Mercator: geographic points, the projection, the viewport. Pure Swift.
+        .target(name: "Geo"),
+        // One frame: the background restored under the dot, the dot painted, damage reported.
+        // Pure Swift (no I/O), so it compiles as Embedded Swift with Raster and LocationDot.
+        .target(name: "Compositor", dependencies: ["Raster", "LocationDot", "Geo"]),
+
+        // The one thin wrapper every system call goes through; CLinux: the Linux headers it needs.
         .systemLibrary(name: "CLinux"),
         .target(name: "Syscall", dependencies: ["CLinux"]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "PNG", dependencies: ["CPNG", "Raster"]),
         .target(name: "GPSD", dependencies: ["Syscall"]),
+        // The display seam every output conforms to, and what outputs share.
+        .target(name: "Display", dependencies: ["Raster"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        .target(name: "KMS", dependencies: ["CDRM", "Raster", "Syscall"]),
-        .target(name: "FBDev", dependencies: ["Raster", "Syscall"]),
-        .target(name: "Daemon", dependencies: ["Raster", "LocationDot", "PNG", "Syscall", "GPSD", "KMS", "FBDev"]),
-        .executableTarget(name: "pulsedot", dependencies: ["Daemon"]),
+        .target(name: "KMS", dependencies: ["CDRM", "Display", "Raster", "Syscall"]),
+        .target(name: "FBDev", dependencies: ["CLinux", "Display", "Raster", "Syscall"]),
+        // systemd's notification protocol and the journal's log lines.
+        .target(name: "Systemd", dependencies: ["Syscall"]),
+
+        // The settings table: configuration file, `--set`, values, errors, docs.
+        .target(name: "Config", dependencies: ["GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd"]),
+        // Counting what the daemon does: frame times and their percentiles. Pure Swift.
+        .target(name: "Metrics"),
+        // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
+        .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "Syscall", "Systemd"]),
+        // What is drawn when: the dot scene over the map, for one canvas.
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster"]),
+        // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
+        .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
+        // The run loop: one poll over clock, signals, display and source.
+        .target(name: "Daemon", dependencies: ["Config", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
+        .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall"]),
+        .target(name: "Bench", dependencies: ["Compositor", "Geo", "LocationDot", "Metrics", "Raster", "Syscall"]),
+        // Argument parsing and subcommands only.
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "GPSD", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
@@ -33,10 +59,10 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
-        .testTarget(name: "KMSTests", dependencies: ["KMS", "Raster"]),
-        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TestSupport"]),
+        .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "Raster"]),
+        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Display", "Raster", "Syscall"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Daemon"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Scene", "Positioning", "GPSD"]),
     ]
 )

@@ -1,6 +1,13 @@
+import Config
 import GPSD
+import Geo
 import Glibc
+import Metrics
+import Outputs
+import Positioning
+import Scene
 import Syscall
+import Systemd
 
 /// `pulsedot run`: one poll loop over the frame timer, the display's flip events, the position
 /// source, the signals, and the deadlines (gpsd retries and timeouts, replay pacing, the systemd
@@ -28,7 +35,7 @@ public final class RunDaemon {
     }
 
     let options: Options
-    let log: RunLog
+    let log: Journal
     let signals: SignalDescriptor
     let notifier: SystemdNotifier?
     var watchdog: WatchdogCadence?
@@ -57,7 +64,7 @@ public final class RunDaemon {
 
     /// Sets everything up: the source, the map, the display (or the wait for one). `signals` must
     /// already block SIGTERM, SIGINT, SIGHUP and SIGUSR1 (before any thread exists).
-    public init(configuration: Configuration, options: Options, signals: SignalDescriptor, log: RunLog) throws {
+    public init(configuration: Configuration, options: Options, signals: SignalDescriptor, log: Journal) throws {
         self.configuration = configuration
         self.options = options
         self.signals = signals
@@ -84,7 +91,7 @@ public final class RunDaemon {
         scheduleSummary(from: now)
     }
 
-    static func loadMap(_ map: MapSettings, log: RunLog) throws -> MapImage? {
+    static func loadMap(_ map: MapSettings, log: Journal) throws -> MapImage? {
         guard let path = map.imagePath else { return nil }
         let image = try MapImage(path: path, background: map.background)
         log.info(image.summary)
@@ -229,7 +236,7 @@ public final class RunDaemon {
 
     /// Opens the configured output, or keeps waiting for it (said once per distinct reason).
     func tryDisplay(now: MonotonicInstant) {
-        let attempt = openDisplay(settings.display, now: now.seconds, log: log) { (w, h, lines) throws(RunView.SetupError) in
+        let attempt = openDisplay(settings.display, now: now.seconds, log: log) { (w, h, lines) throws(SceneView.SetupError) in
             try makeView(canvasWidth: w, canvasHeight: h, physicalHeight: lines)
         }
         switch attempt {
@@ -248,8 +255,8 @@ public final class RunDaemon {
     }
 
     /// A view for a canvas, seeded with the last fix so it tells the same truth as the one before.
-    func makeView(canvasWidth: Int, canvasHeight: Int, physicalHeight: Int) throws(RunView.SetupError) -> RunView {
-        let view = try RunView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+    func makeView(canvasWidth: Int, canvasHeight: Int, physicalHeight: Int) throws(SceneView.SetupError) -> SceneView {
+        let view = try SceneView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                physicalHeight: physicalHeight, map: map, staleAfter: feed.staleAfter,
                                center: feed.fixedPosition)
         if let lastFix { view.add(lastFix) }

@@ -1,4 +1,6 @@
+import Config
 import Syscall
+import Systemd
 
 /// What the daemon tells systemd and the log about its health: STATUS, the watchdog ping and the
 /// periodic summary line.

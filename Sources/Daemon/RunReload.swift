@@ -1,4 +1,6 @@
+import Config
 import GPSD
+import Scene
 import Syscall
 
 /// SIGHUP: read the configuration again and switch to it — or, when it is invalid (or its map or
@@ -28,9 +30,9 @@ extension RunDaemon {
         let newTimer = next.display.fps != settings.display.fps ? try FrameTimer(rate: next.display.fps) : nil
         // Fixes from another source are not the truth any more; the same source's last fix is.
         let seed = next.source.source == settings.source.source ? lastFix : nil
-        var newView: RunView?
+        var newView: SceneView?
         if !displayChanged, case .active(let d) = display {
-            newView = try RunView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
+            newView = try SceneView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
                                   physicalHeight: d.physicalHeight, map: newMap, staleAfter: newFeed.staleAfter,
                                   center: newFeed.fixedPosition)
             if let seed { newView!.add(seed) }

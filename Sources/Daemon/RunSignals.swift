@@ -1,4 +1,5 @@
 import Glibc
+import Outputs
 import PNG
 import Syscall
 

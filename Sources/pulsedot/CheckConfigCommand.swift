@@ -1,3 +1,4 @@
+import Config
 import Daemon
 
 // `pulsedot check-config [FILE] [--set KEY=VALUE ...]`: what `run` would do with a configuration,

@@ -1,5 +1,8 @@
+import Config
 import Daemon
+import Demo
 import Syscall
+import Systemd
 
 // `pulsedot demo [--out DIR] [--seconds N] [--display] [--scale S] [--set KEY=VALUE ...]`:
 // argument parsing only.
@@ -40,7 +43,7 @@ func demoCommand(_ argv: ArraySlice<String>) -> Int32 {
         }
         try files.write()
         let configuration = try demo.loadConfiguration()
-        let log = RunLog()
+        let log = Journal()
         let options = RunDaemon.Options(configPath: files.configPath, overrides: overrides)
         return try RunDaemon(configuration: configuration, options: options, signals: signals, log: log).run()
     } catch {

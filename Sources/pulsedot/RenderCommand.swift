@@ -1,5 +1,7 @@
+import Config
 import Daemon
 import Raster
+import Scene
 
 // `pulsedot render --at SECONDS --out FILE.png [--width W] [--height H] [--scale S]
 //   [--background COLOR] [--format xrgb8888|rgb565] [--heading DEG] [--entrance] [--set KEY=VALUE ...]`

@@ -1,6 +1,8 @@
+import Config
 import Daemon
 import Glibc
 import Syscall
+import Systemd
 
 // `pulsedot run [--config FILE] [--set KEY=VALUE ...]`: the daemon (what the systemd unit starts).
 // Hidden, for measurements: `--frames N` stops after N frames, as if SIGTERM had come.
@@ -41,7 +43,7 @@ func runCommand(_ args: ArraySlice<String>) -> Int32 {
     } catch {
         return fail("run: \(error)\n" + runUsage)
     }
-    let log = RunLog()
+    let log = Journal()
     let configuration: Configuration
     do {
         configuration = try Configuration.load(path: options.configPath, overrides: options.overrides)

@@ -1,9 +1,13 @@
+import Compositor
+import Config
 import Daemon
 import FBDev
 import Glibc
 import KMS
 import LocationDot
+import PNG
 import Raster
+import Scene
 import Syscall
 
 // `pulsedot show [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--format xrgb8888|rgb565]

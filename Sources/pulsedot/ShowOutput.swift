@@ -1,3 +1,4 @@
+import Display
 import FBDev
 import KMS
 import Raster

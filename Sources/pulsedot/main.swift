@@ -1,5 +1,6 @@
 import Daemon
 import Glibc
+import PNG
 
 // `pulsedot COMMAND [OPTIONS]`: argument parsing and dispatch only; the work lives in the targets.
 

@@ -1,4 +1,4 @@
-@testable import Daemon
+@testable import Config
 import Foundation
 import TestSupport
 import XCTest

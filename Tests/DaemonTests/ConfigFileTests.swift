@@ -1,6 +1,7 @@
-@testable import Daemon
+@testable import Config
 import Foundation
 import GPSD
+@testable import Geo
 import Raster
 import TestSupport
 import XCTest

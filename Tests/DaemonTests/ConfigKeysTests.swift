@@ -1,8 +1,10 @@
-@testable import Daemon
+@testable import Config
 import Foundation
 import GPSD
+@testable import Geo
 import PNG
 import Raster
+@testable import Systemd
 import TestSupport
 import XCTest
 

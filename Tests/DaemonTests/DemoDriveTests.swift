@@ -1,6 +1,7 @@
+@testable import Demo
 import GPSD
+@testable import Geo
 import XCTest
-@testable import Daemon
 
 /// The built-in drive: a bus's lap with its stops and the tunnel's dropout, as a receiver reports it.
 final class DemoDriveTests: XCTestCase {

@@ -1,7 +1,7 @@
+@testable import Demo
 import Foundation
 import Raster
 import XCTest
-@testable import Daemon
 
 /// The built-in map: the town's plan in flat colours, with the bus line on the route's pixels.
 final class DemoMapTests: XCTestCase {

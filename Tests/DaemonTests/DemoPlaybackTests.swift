@@ -1,11 +1,15 @@
+@testable import Config
+@testable import Demo
 import Foundation
 import GPSD
+@testable import Geo
 import LocationDot
 import PNG
+@testable import Positioning
 import Raster
+@testable import Scene
 import TestSupport
 import XCTest
-@testable import Daemon
 
 /// The headless demo: the files it hands the daemon, the frames and `frames.jsonl` it renders
 /// through the daemon's own view, and the contact sheet of the lap's moments.

@@ -1,5 +1,6 @@
+@testable import Demo
+@testable import Geo
 import XCTest
-@testable import Daemon
 
 /// The demo town's geometry: placed on the Earth so the daemon's projection (built from the
 /// `bounds` the demo writes) lands every route point on the street it was drawn on.

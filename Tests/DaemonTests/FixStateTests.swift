@@ -1,8 +1,10 @@
+@testable import Config
 import GPSD
+@testable import Geo
 import LocationDot
+@testable import Positioning
 import Syscall
 import XCTest
-@testable import Daemon
 
 final class FixStateTests: XCTestCase {
     /// The look.md defaults but a 0.5 s delay: a 3.5 s halo cycle, visible for its first ~1.7 s.

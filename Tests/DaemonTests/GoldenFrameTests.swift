@@ -1,7 +1,8 @@
-import Daemon
+import Compositor
 import Foundation
 import LocationDot
 import Raster
+import Scene
 import XCTest
 
 /// Golden frames: a few whole frames checked by hash, so any change to what reaches the screen —

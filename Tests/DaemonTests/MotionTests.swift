@@ -1,5 +1,6 @@
+@testable import Geo
+@testable import Positioning
 import XCTest
-@testable import Daemon
 
 /// Motion checked from the outside: only the fixes, the times and the projection, never the
 /// model's own schedule, decide what counts as continuous, on the segment, and reaching a fix.

@@ -1,8 +1,8 @@
 import Foundation
 import GPSD
+@testable import Positioning
 import TestSupport
 import XCTest
-@testable import Daemon
 
 /// The real receiver recordings in ../shared/testdata/nmea (CI has them): every one loads, and the
 /// replay reads the same positions gpsd 3.22 itself reports for them (gpsfake as the reference).

@@ -1,7 +1,7 @@
 import GPSD
+@testable import Positioning
 import TestSupport
 import XCTest
-@testable import Daemon
 
 /// A sentence with its checksum, as a receiver would send it.
 func nmea(_ body: String) -> String { NMEAWriter.sentence(body) }

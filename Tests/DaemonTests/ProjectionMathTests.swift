@@ -1,6 +1,6 @@
+@testable import Geo
 import Glibc
 import XCTest
-@testable import Daemon
 
 /// PortableMath must agree with libm to within a few ulp over the ranges projection uses; its
 /// point is that it gives the same bits everywhere, not that it beats libm.

@@ -1,6 +1,6 @@
+@testable import Geo
 import Glibc
 import XCTest
-@testable import Daemon
 
 /// Expected pixels come from the slippy-map tile formulas evaluated with libm
 /// (x = (lon+180)/360·2^z, y = (1 − ln(tan φ + sec φ)/π)/2·2^z, in tiles), a different formula and

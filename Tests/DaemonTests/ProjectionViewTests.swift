@@ -1,5 +1,5 @@
+@testable import Geo
 import XCTest
-@testable import Daemon
 
 final class ProjectionViewTests: XCTestCase {
     /// A 2000×1500 image on an 800×480 canvas.

@@ -1,8 +1,9 @@
 import GPSD
+@testable import Geo
+@testable import Positioning
 import Syscall
 import TestSupport
 import XCTest
-@testable import Daemon
 
 final class ReplaySourceTests: XCTestCase {
     static func seconds(_ s: Double) -> MonotonicInstant { MonotonicInstant(nanoseconds: Int64((s * 1e9).rounded())) }

@@ -1,10 +1,15 @@
+@testable import Daemon
 import Foundation
+@testable import Geo
 import LocationDot
+@testable import Metrics
+@testable import Outputs
 import PNG
 import Raster
+@testable import Scene
+@testable import Systemd
 import TestSupport
 import XCTest
-@testable import Daemon
 
 /// The run loop's small parts: the log, the frame-time ring, frames.jsonl, the map window.
 final class RunPartsTests: XCTestCase {
@@ -12,7 +17,7 @@ final class RunPartsTests: XCTestCase {
 
     func testLogLinesCarryTheSyslogPriorityAndHonourTheLevel() {
         var lines: [String] = []
-        let log = RunLog(level: .notice) { lines.append($0) }
+        let log = Journal(level: .notice) { lines.append($0) }
         log.error("e")
         log.warning("w")
         log.notice("n")
@@ -27,7 +32,7 @@ final class RunPartsTests: XCTestCase {
 
     func testARetryLoopSaysEachProblemOnce() {
         var lines: [String] = []
-        let log = RunLog { lines.append($0) }
+        let log = Journal { lines.append($0) }
         for _ in 0..<5 { log.warning("waiting for display: none connected", topic: "display") }
         log.warning("other topic", topic: "gpsd")
         log.warning("waiting for display: none connected", topic: "display")

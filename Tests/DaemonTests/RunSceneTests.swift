@@ -1,7 +1,9 @@
+@testable import Config
 import GPSD
+@testable import Geo
+@testable import Scene
 import Syscall
 import XCTest
-@testable import Daemon
 
 /// The run loop's per-frame model: fixes in, where and how the dot is drawn out.
 final class RunSceneTests: XCTestCase {

@@ -1,4 +1,4 @@
-@testable import Daemon
+@testable import Config
 import XCTest
 
 /// Settings after `--set`-style assignments, applied in order as the command line applies them.

@@ -1,4 +1,4 @@
-@testable import Daemon
+@testable import Config
 import LocationDot
 import PNG
 import Raster

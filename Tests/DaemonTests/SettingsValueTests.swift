@@ -1,4 +1,4 @@
-@testable import Daemon
+@testable import Config
 import LocationDot
 import Raster
 import XCTest

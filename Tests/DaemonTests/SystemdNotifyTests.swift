@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 import Syscall
+@testable import Systemd
 import TestSupport
 import XCTest
-@testable import Daemon
 
 /// The notification protocol against real AF_UNIX datagram sockets standing in for systemd.
 final class SystemdNotifyTests: XCTestCase {

@@ -1,5 +1,5 @@
-import Daemon
 import Foundation
+import Geo
 import PNG
 
 /// The field trial's world: a bus loop through a few city blocks, the georeferenced map it is

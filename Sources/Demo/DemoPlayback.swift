@@ -1,0 +1,154 @@
+import Config
+import GPSD
+import Outputs
+import PNG
+import Positioning
+import Raster
+import Scene
+import Syscall
+
+/// `pulsedot demo` without a display: the daemon's own view (`SceneView`: the scene with its motion
+/// and truth, the map window, the renderer) fed by the replay `demo.conf` names, on a clock that
+/// only this loop advances, so one lap of the drive renders in moments instead of in real time and
+/// every run gives the same pictures. It writes what `output = png:DIR` writes — PNG frames at
+/// `pngFps` and `frames.jsonl` saying what each shows — plus a contact sheet of chosen moments
+/// (moving, stopped, stale, the fix again) and the dot's cycle (`dot-cycle.png`).
+public struct DriveDemo {
+    public let files: DemoFiles
+    /// `--set` overrides, applied after `demo.conf` as the daemon would.
+    public let overrides: [String]
+    public var tileWidth = 360
+    public var tileHeight = 270
+    public var columns = 4
+    public var gutter = 4
+    public var gutterColor = Color.white
+
+    public init(files: DemoFiles, overrides: [String] = []) {
+        self.files = files
+        self.overrides = overrides
+    }
+
+    /// A moment of the lap the contact sheet shows, in demo seconds since the first fix.
+    public struct Moment: Equatable, Sendable {
+        public let name: String
+        public let time: Double
+    }
+
+    public var sheetPath: String { files.directory + "/contact-sheet.png" }
+    public var cyclePath: String { files.directory + "/dot-cycle.png" }
+
+    /// The sheet's tiles, in time order: each state the drive goes through.
+    public var moments: [Moment] {
+        let tl = files.drive.timeline, stale = files.staleAfter
+        func demo(_ driveTime: Double) -> Double { driveTime / files.replaySpeed }
+        let lost = demo(tl.lastFixBefore)
+        return [
+            Moment(name: "first fix (the pop)", time: 0.12),
+            Moment(name: "leaving the terminal", time: demo(tl.departs + 7)),
+            Moment(name: "on the avenue", time: demo((tl.departs + tl.stopA.lowerBound) / 2 + 8)),
+            Moment(name: "at stop A", time: demo((tl.stopA.lowerBound + tl.stopA.upperBound) / 2)),
+            Moment(name: "on the bridge", time: demo(tl.onBridge)),
+            Moment(name: "at stop B", time: demo((tl.stopB.lowerBound + tl.stopB.upperBound) / 2)),
+            Moment(name: "nearing the tunnel", time: demo(tl.lastFixBefore - 4)),
+            Moment(name: "no fix, not stale yet", time: lost + stale * 0.6),
+            Moment(name: "stale", time: lost + stale + 1.5),
+            Moment(name: "fix again (the pop, a large error)", time: demo(tl.firstFixAfter) + 0.1),
+            Moment(name: "the error settling", time: demo(tl.firstFixAfter + 9)),
+            Moment(name: "back at the terminal", time: demo(tl.arrives) + 0.5),
+        ]
+    }
+
+    /// When the headless demo stops: the lap, and a moment at the terminal.
+    public var endTime: Double { files.drive.timeline.duration / files.replaySpeed + 1 }
+
+    /// Writes the demo's files, one lap of frames with `frames.jsonl`, the contact sheet and the
+    /// dot's cycle; returns the contact sheet's path.
+    public func run() throws -> String {
+        try files.write()
+        let settings = try loadConfiguration().settings
+        let map = try MapImage(path: settings.map.imagePath ?? files.mapPath, background: settings.map.background)
+        let size = settings.display.headlessFrameSize
+        let player = try DemoPlayer(settings: settings, map: map, width: size.width, height: size.height, physicalHeight: size.height)
+        let frames = try PNGFrames(directory: files.directory, pngFps: settings.display.pngFps, now: 0)
+        let count = Int((endTime * settings.display.pngFps).rounded(.down))
+        for k in 0...count {
+            let t = Double(k) / settings.display.pngFps
+            player.show(at: t)
+            _ = try withExtendedLifetime(player) {
+                try frames.write(player.view.renderer.shadow.buffer, showing: player.view.last, t: t, now: t, regular: true)
+            }
+        }
+        let sheet = try contactSheet(settings: settings, map: map, physicalHeight: size.height)
+        try withExtendedLifetime(sheet) { try PNGWrite.frame(sheet.buffer, to: sheetPath) }
+        var cycle = DemoCycle()
+        cycle.style = settings.dot.style
+        cycle.scale = settings.dot.scale ?? 2
+        try cycle.write(to: cyclePath)
+        return sheetPath
+    }
+
+    /// `demo.conf` with the overrides, as the daemon reads it; refuses overrides that would replace
+    /// the demo's own drive or map.
+    public func loadConfiguration() throws -> Configuration {
+        let configuration = try Configuration.load(path: files.configPath, overrides: overrides)
+        let settings = configuration.settings
+        guard case .replay(let path) = settings.source.source, path == files.drivePath else {
+            throw DemoError(description: "the demo plays its own drive: [source] cannot be overridden")
+        }
+        guard settings.map.imagePath == files.mapPath else {
+            throw DemoError(description: "the demo draws its own map: [map] image and bounds cannot be overridden")
+        }
+        return configuration
+    }
+
+    /// `moments` in a grid, `columns` wide, each tile a view of its own (the dot centred, as
+    /// `follow = center` keeps it) drawn at the scale of the full frames.
+    public func contactSheet(settings: Settings, map: MapImage, physicalHeight: Int) throws -> OwnedPixelBuffer {
+        let moments = self.moments
+        let rows = (moments.count + columns - 1) / columns
+        let sheet = OwnedPixelBuffer(width: columns * tileWidth + (columns + 1) * gutter,
+                                     height: rows * tileHeight + (rows + 1) * gutter, format: .xrgb8888)
+        sheet.buffer.fill(sheet.buffer.bounds, with: gutterColor)
+        var tileSettings = settings
+        tileSettings.map.follow = .center
+        let player = try DemoPlayer(settings: tileSettings, map: map, width: tileWidth, height: tileHeight,
+                                    physicalHeight: physicalHeight)
+        for (i, moment) in moments.enumerated() {
+            player.show(at: moment.time)
+            let x = gutter + (i % columns) * (tileWidth + gutter), y = gutter + (i / columns) * (tileHeight + gutter)
+            let tile = PixelBuffer(base: sheet.buffer.row(y) + x * 4, width: tileWidth, height: tileHeight,
+                                   stride: sheet.buffer.stride, format: .xrgb8888)
+            withExtendedLifetime(player) { tile.copy(tile.bounds, from: player.view.renderer.shadow.buffer) }
+        }
+        return sheet
+    }
+}
+
+/// A `SceneView` and the replay feeding it on the demo's own clock (seconds from 0): `show(at:)`
+/// hands over every fix due by then, as the run loop's source does, and draws that instant.
+final class DemoPlayer {
+    let view: SceneView
+    private var replay: ReplaySource
+
+    init(settings: Settings, map: MapImage, width: Int, height: Int, physicalHeight: Int) throws {
+        guard case .replay(let path) = settings.source.source else {
+            throw DemoError(description: "the demo needs its replay")
+        }
+        let log = try ReplayLog.load(path: path)
+        replay = ReplaySource(log: log, speed: settings.source.replaySpeed, start: MonotonicInstant(nanoseconds: 0))
+        view = try SceneView(settings: settings, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
+                           map: map, staleAfter: settings.source.staleAfter, center: nil)
+    }
+
+    func show(at t: Double) {
+        let now = MonotonicInstant(nanoseconds: Int64((t * 1e9).rounded()))
+        while let event = replay.next(now: now) {
+            if case .fix(let fix) = event { view.add(fix) }
+        }
+        _ = view.draw(at: t)
+    }
+}
+
+public struct DemoError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}

@@ -1,0 +1,34 @@
+import Raster
+/// A `FrameOutput`'s canvas, kept the one way every output keeps it: the caller's adopted frame
+/// (a renderer that owns its shadow frame, so frames are not copied twice), else an XRGB8888 frame
+/// of the output's own, allocated on first use so an output whose caller adopts never allocates
+/// one.
+public struct ShadowCanvas {
+    public let width: Int
+    public let height: Int
+    private var own: OwnedPixelBuffer?
+    private var adopted: PixelBuffer?
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The canvas: the adopted frame, or the own one (made now if it does not exist yet).
+    public mutating func buffer() -> PixelBuffer {
+        if let adopted { return adopted }
+        if let own { return own.buffer }
+        let made = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        own = made
+        return made.buffer
+    }
+
+    /// Makes `frame` the canvas and lets go of any own frame. It must be XRGB8888 of the canvas
+    /// size: anything else is a programming error.
+    public mutating func adopt(_ frame: PixelBuffer) {
+        precondition(frame.width == width && frame.height == height && frame.format == .xrgb8888,
+                     "a \(frame.width)x\(frame.height) \(frame.format) frame cannot be the \(width)x\(height) xrgb8888 canvas")
+        adopted = frame
+        own = nil
+    }
+}
