@@ -36,18 +36,18 @@ let package = Package(
         .target(name: "Systemd", dependencies: ["Syscall"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd"]),
+        .target(name: "Config", dependencies: ["Display", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd"]),
         // Counting what the daemon does: frame times and their percentiles. Pure Swift.
         .target(name: "Metrics"),
         // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "Syscall", "Systemd"]),
         // What is drawn when: the dot scene over the map, for one canvas.
-        .target(name: "Scene", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster"]),
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "Display", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
         .target(name: "Daemon", dependencies: ["Config", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
-        .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall"]),
+        .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
         .target(name: "Bench", dependencies: ["Compositor", "Geo", "LocationDot", "Metrics", "Raster", "Syscall"]),
         // Argument parsing and subcommands only.
         .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "GPSD", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),

@@ -21,7 +21,7 @@ public final class BenchRun {
     private var damage: Damage
     private let clock: DotClock
 
-    /// Per frame: pixels redrawn in the shadow frame, pixels copied out, wall time, hash.
+    /// Per frame: pixels redrawn in the canvas, pixels copied out, wall time, hash.
     public private(set) var touched: [Int]
     public private(set) var copied: [Int]
     public private(set) var nanoseconds: [Int64]
@@ -72,7 +72,7 @@ public final class BenchRun {
         }
     }
 
-    /// One frame: the unit the benchmark measures. Returns the pixels redrawn in the shadow frame
+    /// One frame: the unit the benchmark measures. Returns the pixels redrawn in the canvas
     /// and the pixels copied into the scan-out buffer.
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {

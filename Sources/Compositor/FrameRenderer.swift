@@ -10,13 +10,13 @@ public enum FrameBackground {
 
 /// The one frame pipeline every output shares (`render`, `demo`, `show`, `run`, `bench`):
 /// restore the background where the dot was and will be → paint the dot → copy the changed region
-/// out to the target's format. It draws into an XRGB8888 shadow frame it owns; the 8-bit result is
+/// out to the target's format. It draws into an XRGB8888 canvas it owns; the 8-bit result is
 /// narrowed to RGB565 only when copied out. After `init`, rendering allocates nothing.
 public final class FrameRenderer {
     public let width: Int
     public let height: Int
-    /// The shadow frame everything is drawn into (XRGB8888, never scanned out directly).
-    public let shadow: OwnedPixelBuffer
+    /// The frame everything is drawn into (XRGB8888, in RAM; a display copies from it or adopts it as its canvas).
+    public let canvas: OwnedPixelBuffer
     public let background: FrameBackground
     public let style: DotStyle
     public let scale: Double
@@ -44,16 +44,16 @@ public final class FrameRenderer {
         self.style = style
         self.scale = scale
         self.background = background
-        self.shadow = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        self.canvas = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
         self.painter = DotPainter(style: style, scale: scale)
         painter.reserve(width: width, height: height)
     }
 
-    public var bounds: Rect { shadow.buffer.bounds }
+    public var bounds: Rect { canvas.buffer.bounds }
 
     /// Draws the dot with `appearance` centred at (`centerX`, `centerY`) in canvas pixels (sub-pixel;
     /// the canvas centre is (width/2, height/2)), or no dot when `appearance` is nil. Returns the
-    /// shadow-frame rectangle that changed: last frame's dot and this one's (the whole canvas the
+    /// canvas rectangle that changed: last frame's dot and this one's (the whole canvas the
     /// first time). That is this frame's damage for `Damage.add`.
     @discardableResult
     public func render(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
@@ -70,13 +70,13 @@ public final class FrameRenderer {
         switch background {
         case .frame(let f):
             // The background restore and the dot in one pass over the changed rectangle.
-            let painted = painter.paint(into: shadow.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
+            let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
                                         appearance: dot.isEmpty ? nil : appearance, clip: changed)
             dot = dot.union(painted)
         case .color:
             restoreBackground(changed)
             if let appearance, !dot.isEmpty {
-                let painted = painter.paint(into: shadow.buffer, centerX: centerX, centerY: centerY,
+                let painted = painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY,
                                             appearance: appearance, clip: changed)
                 dot = dot.union(painted)
             }
@@ -85,8 +85,8 @@ public final class FrameRenderer {
         return changed
     }
 
-    /// Forgets what is on the shadow frame: the next `render` redraws it all (after a new
-    /// background, or when the shadow frame was written by someone else).
+    /// Forgets what is on the canvas: the next `render` redraws it all (after a new
+    /// background, or when the canvas was written by someone else).
     public func invalidate() { needsFullFrame = true }
 
     /// Shows a larger background frame from (x, y) (clamped so the canvas stays inside it); the
@@ -100,11 +100,11 @@ public final class FrameRenderer {
         }
     }
 
-    /// Copies `region` of the shadow frame into `target` (XRGB8888 as is, RGB565 narrowed by
+    /// Copies `region` of the canvas into `target` (XRGB8888 as is, RGB565 narrowed by
     /// look.md's tables), at the same place; returns the target rectangle written.
     @discardableResult
     public func copyOut(_ region: Rect, to target: PixelBuffer) -> Rect {
-        shadow.buffer.copyOut(region: region, to: target)
+        canvas.buffer.copyOut(region: region, to: target)
     }
 
     /// The canvas-sized part of the background frame shown from `backgroundOrigin`.
@@ -115,8 +115,8 @@ public final class FrameRenderer {
 
     private func restoreBackground(_ rect: Rect) {
         switch background {
-        case .color(let c): shadow.buffer.fill(rect, with: c)
-        case .frame(let f): shadow.buffer.copy(rect, from: backgroundView(f))
+        case .color(let c): canvas.buffer.fill(rect, with: c)
+        case .frame(let f): canvas.buffer.copy(rect, from: backgroundView(f))
         }
     }
 }

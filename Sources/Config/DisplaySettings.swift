@@ -1,3 +1,4 @@
+import Display
 import Raster
 
 /// The `[display]` section: where frames go and how.
@@ -31,10 +32,6 @@ public struct DisplaySettings: Sendable {
     }
 
     /// `update = auto | flip | damage` (the KMS issue chooses between them).
-    public enum Update: String, Sendable, CaseIterable {
-        case auto, flip, damage
-    }
-
     /// The frame size of `png:` and `none` when no mode is given.
     public static let headlessSize = Mode(width: 1280, height: 800)
 
@@ -50,7 +47,7 @@ public struct DisplaySettings: Sendable {
     public var format: PixelFormat = .xrgb8888
     /// Clockwise turn of the content; nil: the panel's orientation, else 0.
     public var rotation: Rotation? = nil
-    public var update: Update = .auto
+    public var update: UpdateMode = .auto
     public var fps: Double = 60
     public var pngFps: Double = 2
 
@@ -128,7 +125,7 @@ extension SettingsTable {
         SettingKey(section: "display", name: "update", allowed: "auto, flip, damage",
                    meaning: "flip: two buffers and page flips; damage: one buffer updated in place (SPI/USB panels, virtual GPUs); auto chooses from what the display offers",
                    parse: { text, s, _ throws(SettingProblem) in
-                       s.display.update = try parseChoice(text, DisplaySettings.Update.allCases.map { ($0.rawValue, $0) })
+                       s.display.update = try parseChoice(text, UpdateMode.allCases.map { ($0.rawValue, $0) })
                    },
                    show: { $0.display.update.rawValue }),
         number(section: "display", "fps", .closed(1, 240), unit: "frames per second", "how often a frame is drawn", \.display.fps),

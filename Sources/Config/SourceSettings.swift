@@ -2,7 +2,7 @@ import GPSD
 import Geo
 
 /// Where positions come from: exactly one of gpsd, a fixed position, or a replayed file.
-public enum PositionSource: Equatable, Sendable {
+public enum SourceKind: Equatable, Sendable {
     case gpsd(GPSDEndpoint)
     /// A stop kiosk: one surveyed position, never stale.
     case position(GeoPoint)
@@ -16,7 +16,7 @@ public enum PositionSource: Equatable, Sendable {
 /// `--set source.replay=drive.nmea` switches a gpsd configuration to the replay. One file naming
 /// two of them is an error (`Configuration.validate`), since one of the two lines would be ignored.
 public struct SourceSettings: Sendable {
-    public var source: PositionSource = .gpsd(.default)
+    public var source: SourceKind = .gpsd(.default)
     public var replaySpeed: Double = 1
     /// Only fixes from this receiver (gpsd's `device` path); nil: every receiver gpsd reads.
     public var gpsDevice: String? = nil

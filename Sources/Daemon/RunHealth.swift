@@ -18,17 +18,18 @@ extension RunDaemon {
     /// `systemctl status`'s line: output, fix state, frame rate and source.
     func statusText() -> String {
         let output: String
-        switch display {
-        case .active(let d): output = d.name
-        case .waiting(let reason, _): output = "waiting for display (\(outputSetting)): \(reason)"
+        if let d = display.driven {
+            output = d.displayName
+        } else {
+            output = "waiting for display (\(outputSetting)): \(display.waitingReason ?? "")"
         }
         let fps: String
-        if case .active = display, let measured = measuredFps {
+        if display.driven != nil, let measured = counters.measuredFps(at: waiting.now()) {
             fps = formatFixed(measured, 1) + " fps"
         } else {
             fps = formatNumber(settings.display.fps) + " fps set"
         }
-        return "\(output) · \(shownPhase.rawValue) · \(fps) · \(feed.name)"
+        return "\(output) · \(shownPhase.rawValue) · \(fps) · \(source.name)"
     }
 
     func sendStatus() {
@@ -51,9 +52,9 @@ extension RunDaemon {
     /// driven, frames are being drawn. Display flips are not asked: a panel that is off stops
     /// them, and that is no reason to be restarted.
     func isHealthy(now: MonotonicInstant) -> Bool {
-        guard case .active = display else { return true }
+        guard display.driven != nil else { return true }
         let allowed = max(2.0, 10 / settings.display.fps)
-        return lastFrameAt.duration(to: now).seconds < allowed
+        return counters.lastFrameAt.duration(to: now).seconds < allowed
     }
 
     func pingWatchdog(now: MonotonicInstant) {
@@ -65,54 +66,18 @@ extension RunDaemon {
 
     // MARK: Summary
 
-    func scheduleSummary(from now: MonotonicInstant) {
-        let every = settings.log.summaryEvery
-        nextSummary = every > 0 && every.isFinite ? now.advanced(by: .nanoseconds(Int64(every * 1e9))) : nil
-    }
-
-    /// Frames per second over the current summary period.
-    var measuredFps: Double? {
-        let elapsed = summaryStart.duration(to: .now()).seconds
-        guard elapsed > 0.5 else { return nil }
-        return Double(frameTimes.framesInPeriod) / elapsed
-    }
-
     /// One line: frame rate, frame time p50/p99, fix age, gpsd reconnects, skipped lines.
     func summary(now: MonotonicInstant) {
-        let elapsed = summaryStart.duration(to: now).seconds
-        let fps = elapsed > 0 ? Double(frameTimes.framesInPeriod) / elapsed : 0
-        var line = "summary: " + formatFixed(fps, 1) + " fps"
-        if let (p50, p99) = frameTimes.percentiles(50, 99) {
-            line += ", frame time p50 " + formatFixed(Double(p50) / 1e6, 2) + " ms p99 " + formatFixed(Double(p99) / 1e6, 2) + " ms"
-        } else {
-            line += ", no frames"
-        }
+        var line = "summary: " + counters.framesText(at: now)
         if let lastFix {
             line += ", fix age " + formatFixed(lastFix.receivedAt.duration(to: now).seconds, 1) + " s"
         } else {
             line += ", no fix yet"
         }
-        line += ", \(shownPhase.rawValue), gpsd reconnects \(feed.reconnects), skipped lines \(feed.skippedLines)"
-        if case .waiting(let reason, _) = display { line += ", waiting for display: \(reason)" }
+        line += ", \(shownPhase.rawValue), gpsd reconnects \(source.reconnects), skipped lines \(source.skippedLines)"
+        if let reason = display.waitingReason { line += ", waiting for display: \(reason)" }
         log.info(line)
         sendStatus()
-        frameTimes.startPeriod()
-        summaryStart = now
-        scheduleSummary(from: now)
+        counters.startPeriod(at: now)
     }
-}
-
-/// `v` with exactly `digits` decimals (no libc printf: one shared formatter for log lines).
-func formatFixed(_ v: Double, _ digits: Int) -> String {
-    guard v.isFinite else { return "\(v)" }
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let n = Int((abs(v) * scale).rounded())
-    let whole = n / Int(scale), fraction = n % Int(scale)
-    var text = (v < 0 && n != 0 ? "-" : "") + String(whole)
-    if digits > 0 {
-        let f = String(fraction)
-        text += "." + String(repeating: "0", count: digits - f.count) + f
-    }
-    return text
 }

@@ -13,8 +13,8 @@ extension RunDaemon {
         notify { n throws(SyscallError) in try n.reloading(now: now, status: "reloading \(file)") }
         log.notice("SIGHUP: reloading the configuration from \(file)")
         do {
-            try switchTo(try Configuration.load(path: options.configPath, overrides: options.overrides), now: now)
-            log.notice("configuration reloaded: source \(feed.name), output \(outputSetting)")
+            try switchTo(try environment.loadConfiguration(), now: now)
+            log.notice("configuration reloaded: source \(source.name), output \(outputSetting)")
         } catch {
             log.error("reload rejected, the running configuration stays: \(error)")
         }
@@ -25,18 +25,19 @@ extension RunDaemon {
         let next = new.settings
         let newMap = try Self.loadMap(next.map, log: log)
         let sourceChanged = !Self.sameSource(next.source, settings.source)
-        let newFeed = sourceChanged ? try makeFeed(next.source, now: now) : feed!
+        let newSource = sourceChanged ? try makeSource(next.source, now: now) : source!
         let displayChanged = !Self.sameDisplay(next.display, settings.display)
-        let newTimer = next.display.fps != settings.display.fps ? try FrameTimer(rate: next.display.fps) : nil
         // Fixes from another source are not the truth any more; the same source's last fix is.
         let seed = next.source.source == settings.source.source ? lastFix : nil
         var newView: SceneView?
-        if !displayChanged, case .active(let d) = display {
+        if !displayChanged, let d = display.driven {
             newView = try SceneView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
-                                  physicalHeight: d.physicalHeight, map: newMap, staleAfter: newFeed.staleAfter,
-                                  center: newFeed.fixedPosition)
+                                    physicalHeight: d.physicalHeight, map: newMap, staleAfter: newSource.staleAfter,
+                                   center: newSource.fixedPosition)
             if let seed { newView!.add(seed) }
         }
+
+        if next.display.fps != settings.display.fps { try waiting.setFrameRate(next.display.fps) }
 
         // Nothing below fails: the new configuration runs.
         configuration = new
@@ -45,24 +46,17 @@ extension RunDaemon {
         map = newMap
         lastFix = seed
         if sourceChanged {
-            feed.stop()
-            feed = newFeed
-            feed.start(now: now)
-        }
-        if let newTimer {
-            timer.close()
-            timer = newTimer
+            source.stop()
+            source = newSource
+            source.start(now: now)
         }
         if displayChanged {
-            if case .active(let d) = display { d.close() }
-            display = .waiting(reason: "reopening for the new configuration", retryAt: now)
+            display.lose("reopening for the new configuration", retryAt: now)
             tryDisplay(now: now)
-        } else if let newView, case .active(let d) = display {
+        } else if let newView, let d = display.driven {
             d.view = newView
         }
-        frameTimes.startPeriod()
-        summaryStart = now
-        scheduleSummary(from: now)
+        counters.startPeriod(at: now, summaryEvery: next.log.summaryEvery)
     }
 
     static func sameSource(_ a: SourceSettings, _ b: SourceSettings) -> Bool {

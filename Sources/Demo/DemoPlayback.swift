@@ -6,6 +6,7 @@ import Positioning
 import Raster
 import Scene
 import Syscall
+import Systemd
 
 /// `pulsedot demo` without a display: the daemon's own view (`SceneView`: the scene with its motion
 /// and truth, the map window, the renderer) fed by the replay `demo.conf` names, on a clock that
@@ -69,13 +70,14 @@ public struct DriveDemo {
         let map = try MapImage(path: settings.map.imagePath ?? files.mapPath, background: settings.map.background)
         let size = settings.display.headlessFrameSize
         let player = try DemoPlayer(settings: settings, map: map, width: size.width, height: size.height, physicalHeight: size.height)
-        let frames = try PNGFrames(directory: files.directory, pngFps: settings.display.pngFps, now: 0)
+        let frames = try PNGFrames(directory: files.directory, width: size.width, height: size.height,
+                                   pngFps: settings.display.pngFps, now: 0, log: Journal(level: .error))
         let count = Int((endTime * settings.display.pngFps).rounded(.down))
         for k in 0...count {
             let t = Double(k) / settings.display.pngFps
             player.show(at: t)
             _ = try withExtendedLifetime(player) {
-                try frames.write(player.view.renderer.shadow.buffer, showing: player.view.last, t: t, now: t, regular: true)
+                try frames.write(player.view.renderer.canvas.buffer, showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
             }
         }
         let sheet = try contactSheet(settings: settings, map: map, physicalHeight: size.height)
@@ -118,7 +120,7 @@ public struct DriveDemo {
             let x = gutter + (i % columns) * (tileWidth + gutter), y = gutter + (i / columns) * (tileHeight + gutter)
             let tile = PixelBuffer(base: sheet.buffer.row(y) + x * 4, width: tileWidth, height: tileHeight,
                                    stride: sheet.buffer.stride, format: .xrgb8888)
-            withExtendedLifetime(player) { tile.copy(tile.bounds, from: player.view.renderer.shadow.buffer) }
+            withExtendedLifetime(player) { tile.copy(tile.bounds, from: player.view.renderer.canvas.buffer) }
         }
         return sheet
     }

@@ -1,20 +1,32 @@
 import Raster
-/// A display that a single-threaded frame loop drives (KMS, fbdev): the loop draws into `canvas`
-/// and hands over what changed; the output turns, converts and pushes it. The seam the daemon's
-/// poll loop and `pulsedot show` share. Errors are the output's own (`KMSError`, …), which say
-/// whether to retry.
-public protocol FrameOutput: AnyObject {
+
+/// Where finished frames go: a panel through DRM/KMS, a legacy framebuffer with its console, PNG
+/// files, or nowhere. The one seam that `pulsedot run` and `pulsedot show` drive: the loop draws
+/// into `canvas` (or into the buffer the display lends), hands over what changed, and polls
+/// `pollDescriptor` for the display's events. Errors thrown are `DisplayError`s, which say
+/// whether to wait and open the display again.
+public protocol Display: AnyObject {
+    /// "/dev/dri/card0 (bochs) Virtual-1 1024x768", "png:/srv/frames 1280x800": for STATUS and the log.
+    var displayName: String { get }
     /// The logical canvas's size: the panel turned by the configured rotation (a 1280x800 panel
     /// at 90° gives 800x1280).
     var canvasWidth: Int { get }
     var canvasHeight: Int { get }
-    /// The logical canvas: an XRGB8888 frame in RAM of the canvas size. Never scan-out memory.
-    /// The output allocates one on first use unless the caller's own frame was adopted.
+    /// The panel's physical lines, which choose the default `scale`.
+    var physicalHeight: Int { get }
+    /// The pixel format the display scans out (the canvas itself is always XRGB8888).
+    var scanoutFormat: PixelFormat { get }
+    /// The logical canvas: an XRGB8888 frame in RAM of the canvas size, never scan-out memory.
+    /// The display allocates one on first use unless the caller's own frame was adopted.
     var canvas: PixelBuffer { get }
     /// Makes the caller's XRGB8888 frame of the canvas size the canvas (a renderer that owns its
-    /// shadow frame), so frames are not copied twice. Call before `start()`; the caller keeps it
-    /// alive until `close()`.
+    /// frame), so frames are not copied twice. Call before `start()`; the caller keeps it alive
+    /// until `close()`.
     func adopt(canvas: PixelBuffer)
+    /// The scan-out buffer the next `present` shows, lent for drawing into directly when the
+    /// display can take frames that way (same format and orientation as the canvas); nil: draw
+    /// into `canvas`.
+    var lentBuffer: PixelBuffer? { get }
     /// A descriptor to add to the loop's poll set for readability, or nil when there is none;
     /// when it is readable, call `handleEvents()`.
     var pollDescriptor: Int32? { get }
@@ -22,9 +34,54 @@ public protocol FrameOutput: AnyObject {
     /// frame before calling it.
     func start() throws
     /// Pushes the part of the canvas that changed since the last call (logical pixels). When the
-    /// output cannot take it now (a flip still in flight) it keeps the damage for the next call.
-    func present(damage: Rect) throws
+    /// display cannot take it now (a flip still in flight) it keeps the damage for the next call.
+    /// `frame` says which moment the canvas shows.
+    func present(damage: Rect, frame: FrameStamp) throws
     func handleEvents() throws
+    /// Takes an extra frame into the display's own record at the next `present` and returns
+    /// true, when the display keeps frames (PNG files); false: the caller writes a snapshot.
+    func recordNextFrame() -> Bool
     /// Puts the display back as it was (the console) and frees everything. Safe to call twice.
     func close()
+}
+
+extension Display {
+    public var lentBuffer: PixelBuffer? { nil }
+    public func recordNextFrame() -> Bool { false }
+}
+
+/// The moment a presented frame shows, and what it shows: displays that keep a record of their
+/// frames (PNG files with `frames.jsonl`) write it down; panels ignore it. Plain values, so
+/// making one per frame costs a few stores.
+public struct FrameStamp: Sendable {
+    /// Seconds since the daemon started.
+    public var sinceStart: Double
+    /// The monotonic clock, in seconds (the animation clock).
+    public var monotonic: Double
+    /// The fix state drawn: "nofix", "live", "stale".
+    public var state: String
+    /// The position drawn, in degrees; nil without one.
+    public var latitude: Double?
+    public var longitude: Double?
+    /// The dot's centre in logical canvas pixels; nil when no dot is drawn.
+    public var x: Double?
+    public var y: Double?
+    /// The accuracy disc's radius in pixels (0: none); nil without a dot.
+    public var accuracyRadiusPx: Double?
+    /// The heading drawn, in degrees clockwise from north; nil: none.
+    public var heading: Double?
+
+    public init(sinceStart: Double, monotonic: Double, state: String = "nofix", latitude: Double? = nil,
+                longitude: Double? = nil, x: Double? = nil, y: Double? = nil, accuracyRadiusPx: Double? = nil,
+                heading: Double? = nil) {
+        self.sinceStart = sinceStart
+        self.monotonic = monotonic
+        self.state = state
+        self.latitude = latitude
+        self.longitude = longitude
+        self.x = x
+        self.y = y
+        self.accuracyRadiusPx = accuracyRadiusPx
+        self.heading = heading
+    }
 }

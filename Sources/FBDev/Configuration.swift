@@ -1,10 +1,5 @@
+import Display
 import Raster
-
-/// `update = auto | flip | damage`, as for KMS: flip double-buffers by panning, damage copies in
-/// place into the visible screen.
-public enum FBDevUpdate: String, Sendable, CaseIterable {
-    case auto, flip, damage
-}
 
 /// What the configuration says about a framebuffer display (`[display]` with `output = fbdev`,
 /// `pulsedot show --fbdev`).
@@ -14,14 +9,14 @@ public struct FBDevConfiguration: Sendable {
     public var device: String
     /// nil: 0 (a framebuffer has no panel orientation property to read).
     public var rotation: Rotation?
-    public var update: FBDevUpdate
+    public var update: UpdateMode
     /// What `[display] format` asks for: the kernel sets a framebuffer's depth, so a different
     /// one is only said, not set.
     public var format: PixelFormat?
     /// What `[display] mode` asks for: likewise said when the framebuffer's differs.
     public var mode: (width: Int, height: Int)?
 
-    public init(device: String? = nil, rotation: Rotation? = nil, update: FBDevUpdate = .auto,
+    public init(device: String? = nil, rotation: Rotation? = nil, update: UpdateMode = .auto,
                 format: PixelFormat? = nil, mode: (width: Int, height: Int)? = nil) {
         self.device = device ?? Self.defaultDevice
         self.rotation = rotation; self.update = update; self.format = format; self.mode = mode

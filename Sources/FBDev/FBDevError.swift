@@ -1,9 +1,10 @@
 import Glibc
+import Display
 import Syscall
 
 /// Why a framebuffer cannot be driven (now), as one line that names the device and says what to
 /// do, plus whether waiting can help.
-public enum FBDevError: Error, CustomStringConvertible, Sendable {
+public enum FBDevError: DisplayError, Sendable {
     /// The device node is not there (no fbdev driver loaded yet, a display not plugged in).
     case noDevice(path: String, SyscallError)
     /// The process may not open it.
@@ -19,13 +20,6 @@ public enum FBDevError: Error, CustomStringConvertible, Sendable {
     /// ENODEV/ENXIO: the driver went away.
     case vanished(device: String, SyscallError)
     case system(SyscallError)
-
-    public enum Recovery: Sendable, Equatable {
-        /// Configuration or hardware that will not change by waiting: report, and stop or wait long.
-        case giveUp
-        /// Try again later (the device may appear, come back or be released).
-        case retry
-    }
 
     public var recovery: Recovery {
         switch self {

@@ -15,7 +15,7 @@ import Syscall
 /// Life: `init` (read the screen information, check the layout, map) → draw the first frame into
 /// `canvas` → `start()` → per frame: draw, `present(damage:)` → `close()` on every exit path (pans
 /// back to where the console was).
-public final class FBDevOutput: FrameOutput {
+public final class FBDevOutput: Display {
     public struct Statistics: Equatable, Sendable {
         public var presents = 0
         public var pans = 0
@@ -35,14 +35,17 @@ public final class FBDevOutput: FrameOutput {
     public let width: Int
     public let height: Int
     public let rotation: Rotation
-    public let update: FBDevUpdate
+    public let update: UpdateMode
     public private(set) var strategy: FBDevStrategy
     public private(set) var pacing: FBDevPacing = .timer
     public private(set) var statistics = Statistics()
+    /// The virtual console put into graphics mode while the framebuffer is driven, so its cursor
+    /// and messages never land on the dot; nil: leave the console alone (tests, a second screen).
+    public var console: VirtualConsole?
 
     public var canvasWidth: Int { shadow.width }
     public var canvasHeight: Int { shadow.height }
-    private var shadow: ShadowCanvas
+    private var shadow: DisplayCanvas
     private var memory: UnsafeMutableRawPointer
     /// Two screens for `flip` (at y 0 and y = height of the virtual screen), else the visible one.
     private var screens: [PixelBuffer]
@@ -109,7 +112,7 @@ public final class FBDevOutput: FrameOutput {
         let turn = configuration.rotation ?? .r0
         rotation = turn
         let logical = turn.logicalSize(physicalWidth: v.xres, physicalHeight: v.yres)
-        shadow = ShadowCanvas(width: logical.width, height: logical.height)
+        shadow = DisplayCanvas(width: logical.width, height: logical.height)
         damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
 
         let (canFlip, why) = Self.panning(v, f)
@@ -164,6 +167,8 @@ public final class FBDevOutput: FrameOutput {
     /// proves the driver pans) and finds out whether the driver waits for vsync.
     public func start() throws(FBDevError) {
         precondition(!started && !closed, "FBDevOutput.start() called twice or after close()")
+        // Graphics mode before the first frame, so the cursor never blinks on it.
+        _ = console?.enterGraphics()
         let frame = canvas
         for s in screens { layout.copy(region: frame.bounds, from: frame, to: s, rotation: rotation) }
         var reason: String
@@ -280,5 +285,7 @@ public final class FBDevOutput: FrameOutput {
             }
         }
         device.close()
+        // Text mode last: the console redraws itself on the screen it was panned back to.
+        console?.leaveGraphics()
     }
 }

@@ -1,3 +1,4 @@
+import Display
 import Glibc
 import Raster
 import Syscall

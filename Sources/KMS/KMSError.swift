@@ -1,9 +1,10 @@
 import Glibc
+import Display
 import Syscall
 
 /// Why the display cannot be driven (now), as one line that names the device and says what to do,
 /// plus what the caller should do about it.
-public enum KMSError: Error, CustomStringConvertible, Sendable {
+public enum KMSError: DisplayError, Sendable {
     /// No /dev/dri/card* at all (no DRM driver loaded), or the named path does not exist.
     case noDevice(String)
     case notADRMDevice(path: String, SyscallError)
@@ -21,20 +22,10 @@ public enum KMSError: Error, CustomStringConvertible, Sendable {
     case vanished(device: String, SyscallError)
     case system(SyscallError)
 
-    /// What the caller does about it.
-    public enum Recovery: Sendable, Equatable {
-        /// Configuration or system problem: report and stop.
-        case giveUp
-        /// Try the same again later (display unplugged, device busy).
-        case retry
-        /// Look for the card again (it vanished; it may come back under another number).
-        case findCardAgain
-    }
-
     public var recovery: Recovery {
         switch self {
         case .noDevice, .noConnectedConnector, .connectorDisconnected, .busy: return .retry
-        case .vanished: return .findCardAgain
+        case .vanished: return .findDeviceAgain
         default: return .giveUp
         }
     }

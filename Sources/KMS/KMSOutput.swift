@@ -11,7 +11,7 @@ import Syscall
 /// frame into `canvas` → `start()` (save the CRTC, fill every buffer, modeset, choose the update
 /// strategy) → per frame: draw, `present(damage:)`; when `pollDescriptor` is readable,
 /// `handleEvents()` → `close()` on every exit path (restores the saved CRTC: the console).
-public final class KMSOutput: FrameOutput {
+public final class KMSOutput: Display {
     public struct Statistics: Equatable, Sendable {
         public var presents = 0
         public var flips = 0
@@ -38,7 +38,7 @@ public final class KMSOutput: FrameOutput {
 
     public var canvasWidth: Int { shadow.width }
     public var canvasHeight: Int { shadow.height }
-    private var shadow: ShadowCanvas
+    private var shadow: DisplayCanvas
     private var buffers: [ScanoutBuffer] = []
     /// The buffer on screen, or queued to be (a flip in flight).
     private var front = 0
@@ -79,7 +79,7 @@ public final class KMSOutput: FrameOutput {
         let turn = Selection.rotation(configured: configuration.rotation, orientation: connector.orientation)
         rotation = turn.rotation
         let logical = rotation.logicalSize(physicalWidth: mode.width, physicalHeight: mode.height)
-        shadow = ShadowCanvas(width: logical.width, height: logical.height)
+        shadow = DisplayCanvas(width: logical.width, height: logical.height)
         damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
         let count = configuration.update == .damage ? 1 : 2
         do {

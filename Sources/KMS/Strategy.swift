@@ -1,9 +1,5 @@
+import Display
 import Glibc
-
-/// `update = auto | flip | damage`.
-public enum UpdateMode: String, Sendable, CaseIterable {
-    case auto, flip, damage
-}
 
 /// How frames reach the panel.
 public enum UpdateStrategy: String, Sendable {

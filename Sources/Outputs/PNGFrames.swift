@@ -1,7 +1,8 @@
 import Glibc
 import PNG
+import Systemd
+import Display
 import Raster
-import Scene
 import Syscall
 
 /// `output = png:DIR` for headless testbeds: frames are rendered at `fps` like on a panel, and
@@ -12,16 +13,28 @@ import Syscall
 /// centre in logical canvas pixels, `accuracyPx` the accuracy disc's radius (0: none), `heading`
 /// in degrees or null. Unknown values are null. Each start begins a new `frames.jsonl` and
 /// numbers frames from 1 again (overwriting older files of the same name).
-public final class PNGFrames {
+public final class PNGFrames: Display {
     public let directory: String
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    private var own: DisplayCanvas
+    private let log: Journal
+    /// An extra frame (SIGUSR1) is wanted at the next present.
+    private var extraWanted = false
+    /// The last frame could not be written: said once per failing spell.
+    private var failing = false
     private let index: FileDescriptor
     public private(set) var written = 0
     let period: Double
     private var nextDue: Double
 
     /// Creates `directory` if needed and starts `frames.jsonl`; the first frame is due at `now`.
-    public init(directory: String, pngFps: Double, now: Double) throws(SyscallError) {
+    public init(directory: String, width: Int, height: Int, pngFps: Double, now: Double, log: Journal) throws(SyscallError) {
         self.directory = directory
+        canvasWidth = width
+        canvasHeight = height
+        own = DisplayCanvas(width: width, height: height)
+        self.log = log
         try Directory.create(directory)
         index = try FileDescriptor.open(directory + "/frames.jsonl", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
         period = 1 / pngFps
@@ -30,14 +43,49 @@ public final class PNGFrames {
 
     deinit { index.close() }
 
+    public var displayName: String { "png:\(directory) \(canvasWidth)x\(canvasHeight)" }
+    public var physicalHeight: Int { canvasHeight }
+    public var scanoutFormat: PixelFormat { .xrgb8888 }
+    public var canvas: PixelBuffer { own.buffer() }
+    public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
+    public var pollDescriptor: Int32? { nil }
+    public func start() {}
+    public func handleEvents() {}
+    public func close() {}
+
+    public func recordNextFrame() -> Bool {
+        extraWanted = true
+        return true
+    }
+
+    /// Writes a frame when the cadence (or a SIGUSR1) wants one. A frame that cannot be written
+    /// (a full disk) is said once and skipped; drawing goes on, and writing resumes when it can.
+    public func present(damage: Rect, frame: FrameStamp) {
+        let extra = extraWanted
+        guard extra || isDue(at: frame.monotonic) else { return }
+        extraWanted = false
+        do {
+            let path = try write(canvas, showing: frame, regular: !extra)
+            if extra { log.notice("snapshot: \(path)") }
+            if failing {
+                failing = false
+                log.notice("png:\(directory): writing frames again")
+            }
+        } catch {
+            // Said once per failing spell: the message names each frame's file, so it never repeats.
+            if !failing { log.error("png:\(directory): \(error); frames are skipped until they can be written") }
+            failing = true
+        }
+    }
+
     /// Whether the regular cadence wants a frame at `now`.
     public func isDue(at now: Double) -> Bool { now >= nextDue }
 
     /// Writes `frame` and its line. `regular`: a frame of the cadence (which then moves on; a late
     /// one does not cause a burst), else an extra one (SIGUSR1). Returns the file's path.
     @discardableResult
-    public func write(_ frame: PixelBuffer, showing scene: SceneFrame, t: Double, now: Double,
-                      regular: Bool) throws -> String {
+    public func write(_ frame: PixelBuffer, showing stamp: FrameStamp, regular: Bool) throws -> String {
+        let now = stamp.monotonic
         if regular {
             nextDue += period
             if nextDue <= now { nextDue = now + period }
@@ -46,23 +94,22 @@ public final class PNGFrames {
         let name = "frame-" + Self.padded(written) + ".png"
         let path = directory + "/" + name
         try PNGWrite.frame(frame, to: path)
-        let line = Array((Self.jsonLine(file: name, t: t, scene: scene) + "\n").utf8)
+        let line = Array((Self.jsonLine(file: name, stamp: stamp) + "\n").utf8)
         // withUnsafeBytes only rethrows untyped errors: the typed one travels in a Result.
         _ = try line.withUnsafeBytes { bytes in Result { () throws(SyscallError) -> Int in try index.write(bytes) } }.get()
         return path
     }
 
-    static func jsonLine(file: String, t: Double, scene: SceneFrame) -> String {
+    static func jsonLine(file: String, stamp: FrameStamp) -> String {
         func number(_ v: Double?) -> String {
             guard let v, v.isFinite else { return "null" }
             return "\(v)"
         }
-        let look = scene.appearance
-        var out = "{\"file\":\"\(file)\",\"t\":\(number(t)),\"state\":\"\(scene.phase.rawValue)\""
-        out += ",\"lat\":\(number(scene.position?.latitude)),\"lon\":\(number(scene.position?.longitude))"
-        out += ",\"x\":\(number(scene.center?.x)),\"y\":\(number(scene.center?.y))"
-        out += ",\"accuracyPx\":\(number(look.map { $0.accuracyRadiusPx }))"
-        out += ",\"heading\":\(number(look?.heading))}"
+        var out = "{\"file\":\"\(file)\",\"t\":\(number(stamp.sinceStart)),\"state\":\"\(stamp.state)\""
+        out += ",\"lat\":\(number(stamp.latitude)),\"lon\":\(number(stamp.longitude))"
+        out += ",\"x\":\(number(stamp.x)),\"y\":\(number(stamp.y))"
+        out += ",\"accuracyPx\":\(number(stamp.accuracyRadiusPx))"
+        out += ",\"heading\":\(number(stamp.heading))}"
         return out
     }
 

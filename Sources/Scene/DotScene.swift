@@ -1,4 +1,5 @@
 import Config
+import Display
 import GPSD
 import Geo
 import LocationDot
@@ -119,5 +120,15 @@ public struct DotScene: Sendable {
         if case .pinned = placement { drawn = projection.geoPoint(for: point) } else { drawn = geo }
         return SceneFrame(phase: phase, position: drawn, center: viewport.canvasPoint(point, offset: offset),
                           appearance: look, offset: offset)
+    }
+}
+
+extension SceneFrame {
+    /// What this frame shows, for displays that keep a record of their frames.
+    public func stamp(sinceStart: Double, monotonic: Double) -> FrameStamp {
+        FrameStamp(sinceStart: sinceStart, monotonic: monotonic, state: phase.rawValue,
+                   latitude: position?.latitude, longitude: position?.longitude, x: center?.x, y: center?.y,
+                   accuracyRadiusPx: center == nil ? nil : appearance?.accuracyRadiusPx,
+                   heading: center == nil ? nil : appearance?.heading)
     }
 }

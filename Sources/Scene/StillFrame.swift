@@ -28,14 +28,14 @@ public struct StillFrame: Sendable {
         return look
     }
 
-    /// Renders the frame in `format`: XRGB8888 straight from the shadow frame, RGB565 through the
+    /// Renders the frame in `format`: XRGB8888 straight from the canvas, RGB565 through the
     /// copy-out (narrowed once, as on a 565 panel).
     public func render(style: DotStyle) throws(FrameError) -> OwnedPixelBuffer {
         let renderer = try FrameRenderer(width: width, height: height, style: style, scale: scale, background: .color(background))
         renderer.render(appearance(style: style), centerX: Double(width) / 2, centerY: Double(height) / 2)
         switch format {
         case .xrgb8888:
-            return renderer.shadow
+            return renderer.canvas
         case .rgb565:
             let out = OwnedPixelBuffer(width: width, height: height, format: .rgb565)
             renderer.copyOut(renderer.bounds, to: out.buffer)

@@ -45,7 +45,8 @@ func demoCommand(_ argv: ArraySlice<String>) -> Int32 {
         let configuration = try demo.loadConfiguration()
         let log = Journal()
         let options = RunDaemon.Options(configPath: files.configPath, overrides: overrides)
-        return try RunDaemon(configuration: configuration, options: options, signals: signals, log: log).run()
+        return try RunDaemon(configuration: configuration, options: options,
+                                environment: .system(signals: signals, options: options, log: log), log: log).run()
     } catch {
         return fail("demo: \(error)")
     }

@@ -53,7 +53,8 @@ func runCommand(_ args: ArraySlice<String>) -> Int32 {
     }
     let daemon: RunDaemon
     do {
-        daemon = try RunDaemon(configuration: configuration, options: options, signals: signals, log: log)
+        daemon = try RunDaemon(configuration: configuration, options: options,
+                                environment: .system(signals: signals, options: options, log: log), log: log)
     } catch {
         log.error("\(error)")
         return 1

@@ -1,14 +1,17 @@
 import Compositor
 import Config
 import Daemon
+import Display
 import FBDev
 import Glibc
 import KMS
 import LocationDot
+import Outputs
 import PNG
 import Raster
 import Scene
 import Syscall
+import Systemd
 
 // `pulsedot show [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--format xrgb8888|rgb565]
 //   [--rotation 0|90|180|270] [--update auto|flip|damage] [--background COLOR] [--scale S]
@@ -76,7 +79,7 @@ struct ShowOptions {
             for drmOnly in ["device", "connector"] where args.value(drmOnly) != nil {
                 throw Arguments.Failure(description: "--\(drmOnly) is for DRM devices; --fbdev \(path) names the framebuffer")
             }
-            fbdev = FBDevConfiguration(device: path, rotation: kms.rotation, update: FBDevUpdate(rawValue: kms.update.rawValue) ?? .auto,
+            fbdev = FBDevConfiguration(device: path, rotation: kms.rotation, update: UpdateMode(rawValue: kms.update.rawValue) ?? .auto,
                                        format: args.value("format") == nil ? nil : kms.format,
                                        mode: kms.mode.map { ($0.width, $0.height) })
         }
@@ -84,6 +87,24 @@ struct ShowOptions {
             guard fbdev != nil else { throw Arguments.Failure(description: "--tty goes with --fbdev (a DRM display needs no console switch)") }
             tty = path
         }
+    }
+
+    /// The display as `[display]` would name it, so `show` opens it exactly as `run` does.
+    var display: DisplaySettings {
+        var d = DisplaySettings()
+        if let fbdev {
+            d.output = .fbdev
+            d.device = fbdev.device
+        } else {
+            d.output = .kms
+            d.device = kms.device
+            d.connector = kms.connector
+        }
+        d.mode = kms.mode.map { DisplaySettings.Mode(width: $0.width, height: $0.height, refreshMilliHz: $0.refreshMilliHz) }
+        d.format = kms.format
+        d.rotation = kms.rotation
+        d.update = kms.update
+        return d
     }
 
     /// The animation clock after `elapsed` seconds of showing.
@@ -111,47 +132,49 @@ func showCommand(_ argv: ArraySlice<String>) -> Int32 {
 struct ShowLoop {
     let options: ShowOptions
     let signals: SignalDescriptor
-    /// The framebuffer's virtual console, for the whole run (a missing one is said once).
-    let console: VirtualConsole?
+    /// Kept for the whole run: its framebuffer console is one (a missing one is said once).
+    let opener: DisplayOpener
     private var lastMessage = ""
 
     init(options: ShowOptions, signals: SignalDescriptor) {
         self.options = options
         self.signals = signals
-        console = options.fbdev == nil ? nil : VirtualConsole(path: options.tty, log: { say($0) })
+        // The opener's lines go to the terminal as show's own, without the journal's priority.
+        let log = Journal(sink: { line in say(String(line.drop { $0 != ">" }.dropFirst().dropLast())) })
+        opener = DisplayOpener(settings: options.display, log: log, tty: options.tty)
     }
 
     enum Outcome { case terminated, reopen, failed(String) }
 
     mutating func run() -> Int32 {
         while true {
-            let output: ShowOutput
-            do {
-                output = try ShowOutput.open(kms: options.kms, framebuffer: options.fbdev, console: console, log: { say($0) })
-            } catch {
-                guard ShowOutput.isTransient(error) else { return fail("show: \(error)") }
-                sayOnce("\(error)")
+            let display: any Display
+            switch opener.open(now: MonotonicInstant.now().seconds) {
+            case .success(let opened):
+                display = opened
+            case .failure(let unavailable):
+                guard unavailable.recovery.isTransient else { return fail("show: \(unavailable)") }
+                sayOnce("\(unavailable)")
                 if waitForSignal(seconds: 2) { return 0 }
                 continue
             }
-            switch animate(output) {
+            switch animate(display) {
             case .terminated:
-                output.close()
+                display.close()
                 say("stopped; the console is back")
                 return 0
             case .reopen:
-                output.close()
+                display.close()
                 if waitForSignal(seconds: 1) { return 0 }
             case .failed(let message):
-                output.close()
+                display.close()
                 return fail("show: \(message)")
             }
         }
     }
 
-    private mutating func animate(_ display: ShowOutput) -> Outcome {
-        let output = display.frame
-        let scale = options.settings.dot.scale(forDisplayLines: display.displayLines)
+    private mutating func animate(_ output: any Display) -> Outcome {
+        let scale = options.settings.dot.scale(forDisplayLines: output.physicalHeight)
         let renderer: FrameRenderer
         do {
             renderer = try FrameRenderer(width: output.canvasWidth, height: output.canvasHeight, style: options.settings.dot.style,
@@ -159,15 +182,15 @@ struct ShowLoop {
         } catch {
             return .failed("\(error)")
         }
-        output.adopt(canvas: renderer.shadow.buffer)
+        output.adopt(canvas: renderer.canvas.buffer)
         let cx = options.x ?? Double(output.canvasWidth) / 2
         let cy = options.y ?? Double(output.canvasHeight) / 2
         // The first frame is the background alone: the dot then always reaches the panel through
         // the per-frame path (flip or DirtyFB), the one that must work for the animation.
         renderer.render(nil, centerX: cx, centerY: cy)
-        do { try display.start() } catch { return outcome(of: error) }
+        do { try output.start() } catch { return outcome(of: error) }
         lastMessage = ""
-        say("\(display.name): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
+        say("\(output.displayName): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
         let timer: FrameTimer
         do { timer = try FrameTimer(rate: options.fps) } catch { return .failed("\(error)") }
         defer { timer.close() }
@@ -193,7 +216,7 @@ struct ShowLoop {
                         drawnAt = t
                         stillFrameDrawn = t == options.at
                     }
-                    try output.present(damage: damage)
+                    try output.present(damage: damage, frame: FrameStamp(sinceStart: t, monotonic: t))
                     // Tests and installers wait for this before judging the screen: say it only
                     // once the still frame has gone to the display, not when it was drawn.
                     if stillFrameDrawn { say("still frame at clock \(t) s") }
@@ -205,7 +228,7 @@ struct ShowLoop {
     }
 
     private mutating func outcome(of error: Error) -> Outcome {
-        guard ShowOutput.isTransient(error) else { return .failed("\(error)") }
+        guard Recovery.of(error).isTransient else { return .failed("\(error)") }
         sayOnce("\(error)")
         return .reopen
     }

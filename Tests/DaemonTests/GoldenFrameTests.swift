@@ -119,7 +119,7 @@ final class GoldenFrameTests: XCTestCase {
             let changed = renderer.render(clock.appearance(at: t), centerX: x, centerY: y)
             let fresh = try FrameRenderer(width: 200, height: 160, style: style, scale: 2, background: .color(StillFrame.defaultBackground))
             XCTAssertEqual(fresh.render(clock.appearance(at: t), centerX: x, centerY: y), fresh.bounds)
-            XCTAssertTrue(Array(renderer.shadow.bytes) == Array(fresh.shadow.bytes), "step \(step): incremental frame differs from a fresh one")
+            XCTAssertTrue(Array(renderer.canvas.bytes) == Array(fresh.canvas.bytes), "step \(step): incremental frame differs from a fresh one")
             if step > 0 { XCTAssertNotEqual(changed, renderer.bounds, "later frames redraw only the dot's region") }
         }
     }

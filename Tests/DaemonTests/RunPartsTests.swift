@@ -93,10 +93,10 @@ final class RunPartsTests: XCTestCase {
         look.heading = 90
         let live = SceneFrame(phase: .live, position: GeoPoint(latitude: 45.5, longitude: -73.25),
                               center: MapPoint(x: 640.5, y: 400.25), appearance: look, offset: ViewOffset(x: 0, y: 0))
-        XCTAssertEqual(PNGFrames.jsonLine(file: "frame-000007.png", t: 3.5, scene: live),
+        XCTAssertEqual(PNGFrames.jsonLine(file: "frame-000007.png", stamp: live.stamp(sinceStart: 3.5, monotonic: 9)),
                        #"{"file":"frame-000007.png","t":3.5,"state":"live","lat":45.5,"lon":-73.25,"x":640.5,"y":400.25,"accuracyPx":31.5,"heading":90.0}"#)
         let none = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: ViewOffset(x: 0, y: 0))
-        XCTAssertEqual(PNGFrames.jsonLine(file: "frame-000001.png", t: 0.25, scene: none),
+        XCTAssertEqual(PNGFrames.jsonLine(file: "frame-000001.png", stamp: none.stamp(sinceStart: 0.25, monotonic: 9)),
                        #"{"file":"frame-000001.png","t":0.25,"state":"nofix","lat":null,"lon":null,"x":null,"y":null,"accuracyPx":null,"heading":null}"#)
     }
 
@@ -104,19 +104,19 @@ final class RunPartsTests: XCTestCase {
         let dir = try TestEnvironment.temporaryDirectory("png-frames")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("deep/frames")
-        let frames = try PNGFrames(directory: out.path, pngFps: 2, now: 100)
+        let frames = try PNGFrames(directory: out.path, width: 4, height: 3, pngFps: 2, now: 100, log: Journal(level: .error))
         let canvas = OwnedPixelBuffer(width: 4, height: 3, format: .xrgb8888)
         canvas.buffer.fill(canvas.buffer.bounds, with: Color(r: 10, g: 20, b: 30))
         let scene = SceneFrame(phase: .stale, position: nil, center: nil, appearance: nil, offset: ViewOffset(x: 0, y: 0))
         XCTAssertTrue(frames.isDue(at: 100))
-        try frames.write(canvas.buffer, showing: scene, t: 0, now: 100, regular: true)
+        try frames.write(canvas.buffer, showing: scene.stamp(sinceStart: 0, monotonic: 100), regular: true)
         XCTAssertFalse(frames.isDue(at: 100.4))
         // An extra frame (SIGUSR1) does not move the cadence.
-        try frames.write(canvas.buffer, showing: scene, t: 0.4, now: 100.4, regular: false)
+        try frames.write(canvas.buffer, showing: scene.stamp(sinceStart: 0.4, monotonic: 100.4), regular: false)
         XCTAssertTrue(frames.isDue(at: 100.5))
-        try frames.write(canvas.buffer, showing: scene, t: 0.5, now: 100.5, regular: true)
+        try frames.write(canvas.buffer, showing: scene.stamp(sinceStart: 0.5, monotonic: 100.5), regular: true)
         // A late frame does not cause a burst: the next is a period after it.
-        try frames.write(canvas.buffer, showing: scene, t: 3, now: 103, regular: true)
+        try frames.write(canvas.buffer, showing: scene.stamp(sinceStart: 3, monotonic: 103), regular: true)
         XCTAssertFalse(frames.isDue(at: 103.4))
         XCTAssertTrue(frames.isDue(at: 103.5))
         let lines = try String(contentsOf: out.appendingPathComponent("frames.jsonl"), encoding: .utf8).split(separator: "\n")

@@ -59,7 +59,7 @@ final class OutputLifecycleTests: XCTestCase {
         card.failures["pageFlip"] = [ENODEV]
         XCTAssertThrowsError(try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))) { error in
             let e = error as! KMSError
-            XCTAssertEqual(e.recovery, .findCardAgain)
+            XCTAssertEqual(e.recovery, .findDeviceAgain)
             XCTAssertEqual("\(e)", "/dev/dri/card0 went away (pageFlip: No such device); looking for the card again")
         }
     }

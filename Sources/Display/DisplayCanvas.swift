@@ -3,7 +3,7 @@ import Raster
 /// (a renderer that owns its shadow frame, so frames are not copied twice), else an XRGB8888 frame
 /// of the output's own, allocated on first use so an output whose caller adopts never allocates
 /// one.
-public struct ShadowCanvas {
+public struct DisplayCanvas {
     public let width: Int
     public let height: Int
     private var own: OwnedPixelBuffer?

@@ -1,0 +1,69 @@
+import Config
+import Display
+import Glibc
+import Outputs
+import Positioning
+import Syscall
+import Systemd
+
+/// Everything the loop touches outside itself, passed in: how it waits (and the clock), where
+/// displays and positions come from, how the configuration is read again, and systemd. The
+/// daemon's is `system(…)`; tests pass virtual time and in-memory displays and sources.
+public struct LoopEnvironment {
+    public var waiting: any LoopWaiting
+    /// Opens what `[display]` names at monotonic second `now`, not yet started.
+    public var openDisplay: (_ settings: DisplaySettings, _ now: Double) -> Result<any Display, DisplayOpener.Unavailable>
+    /// Builds the configured source, not yet started.
+    public var makeSource: (_ settings: SourceSettings, _ now: MonotonicInstant,
+                            _ emit: @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource
+    /// Reads the configuration again (SIGHUP).
+    public var loadConfiguration: () throws -> Configuration
+    /// systemd's notification socket; nil when not run by systemd.
+    public var notifier: SystemdNotifier?
+    /// Where SIGUSR1 snapshots of a panel go.
+    public var snapshotDirectory: String
+
+    public init(waiting: any LoopWaiting,
+                openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
+                makeSource: @escaping (SourceSettings, MonotonicInstant, @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource,
+                loadConfiguration: @escaping () throws -> Configuration,
+                notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".") {
+        self.waiting = waiting
+        self.openDisplay = openDisplay
+        self.makeSource = makeSource
+        self.loadConfiguration = loadConfiguration
+        self.notifier = notifier
+        self.snapshotDirectory = snapshotDirectory
+    }
+
+    /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at
+    /// `options.configPath`, `$NOTIFY_SOCKET`, `$STATE_DIRECTORY`. `signals` must already block
+    /// `RunDaemon.handledSignals` (before any thread exists).
+    public static func system(signals: SignalDescriptor, options: RunDaemon.Options, log: Journal) -> LoopEnvironment {
+        let opener = DisplayOpener(settings: DisplaySettings(), log: log)
+        var notifier: SystemdNotifier?
+        do {
+            notifier = try SystemdNotifier.fromEnvironment()
+        } catch {
+            log.warning("systemd notification off: \(error)")
+        }
+        return LoopEnvironment(
+            waiting: PollWaiting(signals: signals),
+            openDisplay: { settings, now in
+                opener.settings = settings
+                return opener.open(now: now)
+            },
+            makeSource: { (settings, now, emit) throws(SourceSetupError) in try makePositionSource(settings, now: now, emit: emit) },
+            loadConfiguration: { try Configuration.load(path: options.configPath, overrides: options.overrides) },
+            notifier: notifier,
+            snapshotDirectory: stateDirectory())
+    }
+
+    /// systemd's `$STATE_DIRECTORY` (the unit's `StateDirectory=pulsedot`, /var/lib/pulsedot: the
+    /// one place the service may write), else the current directory. Several state directories
+    /// are separated by colons; the first is ours.
+    static func stateDirectory() -> String {
+        guard let value = getenv("STATE_DIRECTORY").map({ String(cString: $0) }), !value.isEmpty else { return "." }
+        return String(value.split(separator: ":").first ?? Substring(value))
+    }
+}

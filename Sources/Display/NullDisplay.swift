@@ -1,0 +1,25 @@
+import Raster
+
+/// `output = none`: frames are rendered and discarded (measurements, soak tests).
+public final class NullDisplay: Display {
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    private var own: DisplayCanvas
+
+    public init(width: Int, height: Int) {
+        canvasWidth = width
+        canvasHeight = height
+        own = DisplayCanvas(width: width, height: height)
+    }
+
+    public var displayName: String { "none \(canvasWidth)x\(canvasHeight)" }
+    public var physicalHeight: Int { canvasHeight }
+    public var scanoutFormat: PixelFormat { .xrgb8888 }
+    public var canvas: PixelBuffer { own.buffer() }
+    public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
+    public var pollDescriptor: Int32? { nil }
+    public func start() {}
+    public func present(damage: Rect, frame: FrameStamp) {}
+    public func handleEvents() {}
+    public func close() {}
+}

@@ -1,0 +1,14 @@
+import Display
+import Raster
+
+/// A framebuffer output as the loop sees every display.
+extension FBDevOutput {
+    /// "/dev/fb0 (bochsdrmfb) 1280x800": for STATUS and the log.
+    public var displayName: String { "\(name) \(width)x\(height)" }
+    public var physicalHeight: Int { height }
+    public var scanoutFormat: PixelFormat { layout.container }
+
+    public func present(damage: Rect, frame: FrameStamp) throws(FBDevError) {
+        try present(damage: damage)
+    }
+}

@@ -1,0 +1,14 @@
+import Display
+import Raster
+
+/// A KMS output as the loop sees every display.
+extension KMSOutput {
+    /// "/dev/dri/card0 (bochs) Virtual-1 1024x768": for STATUS and the log.
+    public var displayName: String { "\(name) \(mode)" }
+    public var physicalHeight: Int { mode.height }
+    public var scanoutFormat: PixelFormat { format }
+
+    public func present(damage: Rect, frame: FrameStamp) throws(KMSError) {
+        try present(damage: damage)
+    }
+}

@@ -1,0 +1,48 @@
+import Config
+import GPSD
+import PNG
+import Syscall
+
+/// Fixes from gpsd through the reconnecting client.
+public final class GPSDSource: PositionSource {
+    private let client: GPSDClient
+    public let name: String
+    public let staleAfter: Double
+
+    public init(endpoint: GPSDEndpoint, settings: SourceSettings, emit: @escaping (FeedEvent) -> Void) throws(SourceSetupError) {
+        let configuration = GPSDClient.Configuration(endpoint: endpoint, device: settings.gpsDevice,
+                                                     silenceTimeout: .nanoseconds(Int64(settings.silenceTimeout * 1e9)))
+        do {
+            client = try GPSDClient(configuration: configuration) { event in
+                switch event {
+                case .fix(let fix):
+                    emit(.fix(fix))
+                case .stateChanged(let state, let message):
+                    switch state {
+                    case .unreachable, .lost: emit(.log(.warning, message, topic: "gpsd"))
+                    case .noReceiver: emit(.log(.notice, message, topic: "gpsd"))
+                    default: emit(.log(.info, message, topic: "gpsd"))
+                    }
+                case .warning(let text):
+                    emit(.log(.warning, text, topic: nil))
+                case .noFix, .sky, .gst:
+                    break
+                }
+            }
+        } catch {
+            throw SourceSetupError("[source] gpsd: \(error)")
+        }
+        name = "gpsd \(endpoint)" + (settings.gpsDevice.map { " (\($0))" } ?? "")
+        staleAfter = settings.staleAfter
+    }
+
+    public func start(now: MonotonicInstant) { client.start(now: now) }
+    public func stop() { client.stop() }
+    public var descriptor: Int32 { client.descriptor ?? -1 }
+    public var pollEvents: Int16 { client.pollEvents }
+    public var deadline: MonotonicInstant? { client.deadline }
+    public func handle(revents: Int16, now: MonotonicInstant) { client.handle(revents: revents, now: now) }
+    public func tick(now: MonotonicInstant) { client.tick(now: now) }
+    public var reconnects: Int { max(client.statistics.connections - 1, 0) }
+    public var skippedLines: Int { client.statistics.skipped.total }
+}
