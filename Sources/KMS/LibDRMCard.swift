@@ -25,10 +25,10 @@ public final class LibDRMCard: DRMCard {
             if error.errno == ENOENT { throw .noDevice("\(path) does not exist") }
             throw KMSError.classify(error, device: path)
         }
-        guard let version = drmGetVersion(fd.rawValue) else {
-            let e = SyscallError(call: "DRM_IOCTL_VERSION", object: path, errno: errno)
+        let version: UnsafeMutablePointer<drmVersion>
+        do { version = try pointerCall("DRM_IOCTL_VERSION", path) { drmGetVersion(fd.rawValue) } } catch {
             fd.close()
-            throw .notADRMDevice(path: path, e)
+            throw .notADRMDevice(path: path, error)
         }
         driver = version.pointee.name.map { String(cString: $0) } ?? "unknown"
         drmFreeVersion(version)

@@ -1,4 +1,4 @@
-import Glibc
+import Syscall
 
 /// `update = auto | flip | damage`.
 public enum UpdateMode: String, Sendable, CaseIterable {
@@ -17,7 +17,7 @@ public enum UpdateStrategy: String, Sendable {
     /// What the card showed when asked: a vblank wait (0 = it worked, else the errno) and a
     /// DirtyFB call (0 = supported, else the errno, ENOSYS = none).
     public static func choose(_ mode: UpdateMode, vblankErrno: Int32, dirtyErrno: Int32) -> (UpdateStrategy, reason: String) {
-        func why(_ code: Int32) -> String { String(cString: strerror(code)) }
+        func why(_ code: Int32) -> String { SyscallError.message(errno: code) }
         switch mode {
         case .flip:
             return (.flip, "update = flip (configured)")
