@@ -274,6 +274,10 @@ public final class LibDRMCard: DRMCard {
         return r == 0 ? 0 : -r
     }
 
+    public func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool {
+        try fd.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
     public func handleEvents() throws(SyscallError) -> Int {
         flipCounter.pointee = 0
         let r = pd_handle_events(fd.rawValue)
