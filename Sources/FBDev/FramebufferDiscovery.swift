@@ -4,15 +4,9 @@ import Syscall
 public enum FramebufferDiscovery {
     /// The framebuffer nodes in `directory`, in number order (fb2 before fb10).
     public static func paths(in directory: String = "/dev") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("fb"), let n = Int(name.dropFirst(2)) { numbers.append(n) }
-        }
+        // A directory that is missing or may not be listed simply has no framebuffers.
+        let names = (try? Directory.entries(directory)) ?? []
+        let numbers = names.compactMap { name in name.hasPrefix("fb") ? Int(name.dropFirst(2)) : nil }
         return numbers.sorted().map { "\(directory)/fb\($0)" }
     }
 

@@ -47,8 +47,8 @@ public struct FramebufferProbe: Sendable {
     static func errnoText(_ code: Int32) -> String {
         switch code {
         case 0: return "yes"
-        case ENOTTY, EINVAL, EOPNOTSUPP, ENOSYS: return "no (\(String(cString: strerror(code))))"
-        default: return "unknown (\(String(cString: strerror(code))))"
+        case ENOTTY, EINVAL, EOPNOTSUPP, ENOSYS: return "no (\(SyscallError.message(errno: code)))"
+        default: return "unknown (\(SyscallError.message(errno: code)))"
         }
     }
 

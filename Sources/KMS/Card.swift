@@ -56,6 +56,9 @@ public protocol DRMCard: AnyObject {
     func dirty(framebuffer: UInt32, clip: Rect) throws(SyscallError)
     /// Waits `frames` vblanks on the CRTC at `crtcIndex` (0: just asks). 0 or the errno.
     func waitVBlank(crtcIndex: Int, frames: Int) -> Int32
+    /// Waits at most `timeoutMilliseconds` for events to become readable: true when there are
+    /// some for `handleEvents`, false when the time ran out or a signal cut the wait short.
+    func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool
     /// Reads pending events; returns how many page flips completed (0 when none was pending).
     func handleEvents() throws(SyscallError) -> Int
     /// Releases the device. Buffers must have been destroyed first.

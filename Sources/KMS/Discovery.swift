@@ -1,5 +1,4 @@
 import Display
-import Glibc
 import Raster
 import Syscall
 
@@ -26,13 +25,9 @@ public enum Discovery {
     /// The DRM card nodes in `directory`, in number order (card2 before card10). Render nodes and
     /// control nodes are not cards that can scan out.
     public static func cardPaths(in directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = LibDRMCard.string(entry.pointee.d_name)
-            if name.hasPrefix("card"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
-        }
+        // No /dev/dri (or none this process may list) simply has no cards: the caller says so.
+        let names = (try? Directory.entries(directory)) ?? []
+        let numbers = names.compactMap { name in name.hasPrefix("card") ? Int(name.dropFirst(4)) : nil }
         return numbers.sorted().map { "\(directory)/card\($0)" }
     }
 

@@ -10,7 +10,8 @@ import Syscall
 /// Life: `Discovery.open` (choose card, connector, mode, CRTC, format; allocate) → draw the first
 /// frame into `canvas` → `start()` (save the CRTC, fill every buffer, modeset, choose the update
 /// strategy) → per frame: draw, `present(damage:)`; when `pollDescriptor` is readable,
-/// `handleEvents()` → `close()` on every exit path (restores the saved CRTC: the console).
+/// `handleEvents()` → `close()` on every exit path (lets a flip in flight finish, restores the saved
+/// CRTC: the console).
 public final class KMSOutput: Display {
     public struct Statistics: Equatable, Sendable {
         public var presents = 0
@@ -49,6 +50,9 @@ public final class KMSOutput: Display {
     private var closed = false
     private var dirtyWorks = true
     private let log: (String) -> Void
+    private let clock: () -> MonotonicInstant
+    /// The longest `close()` waits for the event of a flip in flight.
+    static let pendingFlipWait: Duration = .milliseconds(100)
 
     public var canvas: PixelBuffer { shadow.buffer() }
 
@@ -62,13 +66,15 @@ public final class KMSOutput: Display {
 
     /// Chooses connector, mode, CRTC and format on `card` and allocates the dumb buffers (two
     /// unless `update = damage`); the canvas comes on first use or by `adopt(canvas:)`. Nothing is
-    /// shown until `start()`.
+    /// shown until `start()`. `clock` times `close()`'s wait for a flip in flight.
     public init(card: DRMCard, resources: CardResources, configuration: KMSConfiguration,
-                log: @escaping (String) -> Void = { _ in }) throws(KMSError) {
+                log: @escaping (String) -> Void = { _ in },
+                clock: @escaping () -> MonotonicInstant = { MonotonicInstant.now() }) throws(KMSError) {
         let device = "\(card.path) (\(card.driver))"
         guard card.capabilities().dumbBuffers else { throw .noDumbBuffers(device: device) }
         self.card = card
         self.log = log
+        self.clock = clock
         update = configuration.update
         connector = try Selection.connector(named: configuration.connector, in: resources.connectors, device: device)
         mode = try Selection.mode(configuration.mode, of: connector, device: device)
@@ -208,12 +214,13 @@ public final class KMSOutput: Display {
 
     // MARK: Leaving
 
-    /// Puts the saved CRTC back (the console returns), then frees the framebuffers and dumb
-    /// buffers and closes the device. Failures here are reported, never thrown: an exit path must
-    /// run to its end.
+    /// Waits (briefly) for a flip in flight, puts the saved CRTC back (the console returns), then
+    /// frees the framebuffers and dumb buffers and closes the device. Failures here are reported,
+    /// never thrown: an exit path must run to its end.
     public func close() {
         if closed { return }
         closed = true
+        if started { finishPendingFlip() }
         if started, let saved {
             do { try card.restoreCrtc(saved, connector: connector.id) } catch {
                 // A device that went away has no console left to restore: nothing worth saying.
@@ -225,5 +232,32 @@ public final class KMSOutput: Display {
         for b in buffers { card.destroyBuffer(b) }
         buffers = []
         card.close()
+    }
+
+    /// A flip still in flight holds one of our framebuffers: the restoring modeset would have to
+    /// wait in the kernel behind it, and the buffers may only go once nothing will scan them out.
+    /// So, as drm-howto's modeset-vsync does before cleaning up, the flip's event is read first.
+    /// The wait is bounded: on a panel that stopped refreshing the event may never come, and a
+    /// SIGTERM must still end the process within a second; the console is restored all the same.
+    /// The bound is on the clock, not per wait, since a signal or a stray event ends a wait early.
+    private func finishPendingFlip() {
+        let deadline = clock().advanced(by: Self.pendingFlipWait)
+        while flipPending {
+            let timeout = Poll.timeoutMilliseconds(until: deadline, now: clock())
+            if timeout == 0 {
+                log("\(name): the last page flip did not complete within \(Self.pendingFlipWait.nanoseconds / 1_000_000) ms; restoring the console anyway")
+                return
+            }
+            do {
+                if try card.waitForEvents(timeoutMilliseconds: timeout), try card.handleEvents() > 0 {
+                    flipPending = false
+                }
+            } catch {
+                if error.errno != ENODEV && error.errno != ENXIO {
+                    log("\(name): waiting for the last page flip: \(error); restoring the console anyway")
+                }
+                return
+            }
+        }
     }
 }

@@ -25,10 +25,10 @@ public final class LibDRMCard: DRMCard {
             if error.errno == ENOENT { throw .noDevice("\(path) does not exist") }
             throw KMSError.classify(error, device: path)
         }
-        guard let version = drmGetVersion(fd.rawValue) else {
-            let e = SyscallError(call: "DRM_IOCTL_VERSION", object: path, errno: errno)
+        let version: UnsafeMutablePointer<drmVersion>
+        do { version = try pointerCall("DRM_IOCTL_VERSION", path) { drmGetVersion(fd.rawValue) } } catch {
             fd.close()
-            throw .notADRMDevice(path: path, e)
+            throw .notADRMDevice(path: path, error)
         }
         driver = version.pointee.name.map { String(cString: $0) } ?? "unknown"
         drmFreeVersion(version)
@@ -272,6 +272,10 @@ public final class LibDRMCard: DRMCard {
     public func waitVBlank(crtcIndex: Int, frames: Int) -> Int32 {
         let r = pd_wait_vblank(fd.rawValue, UInt32(crtcIndex), UInt32(frames))
         return r == 0 ? 0 : -r
+    }
+
+    public func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool {
+        try fd.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     public func handleEvents() throws(SyscallError) -> Int {

@@ -53,7 +53,7 @@ public struct CardProbe: Sendable {
         case 0: return "yes"
         case EOPNOTSUPP, ENOTSUP: return "no (the driver has none)"
         case EINVAL: return "unknown (CRTC off)"
-        default: return "unknown (\(String(cString: strerror(code))))"
+        default: return "unknown (\(SyscallError.message(errno: code)))"
         }
     }
 
@@ -62,7 +62,7 @@ public struct CardProbe: Sendable {
         case 0: return "yes"
         case ENOSYS: return "no (not needed: writes show directly)"
         case EACCES, EPERM: return "unknown (another DRM master holds the device)"
-        default: return "unknown (\(String(cString: strerror(code))))"
+        default: return "unknown (\(SyscallError.message(errno: code)))"
         }
     }
 

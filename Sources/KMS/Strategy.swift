@@ -1,5 +1,6 @@
 import Display
 import Glibc
+import Syscall
 
 /// How frames reach the panel.
 public enum UpdateStrategy: String, Sendable {
@@ -13,7 +14,7 @@ public enum UpdateStrategy: String, Sendable {
     /// What the card showed when asked: a vblank wait (0 = it worked, else the errno) and a
     /// DirtyFB call (0 = supported, else the errno, ENOSYS = none).
     public static func choose(_ mode: UpdateMode, vblankErrno: Int32, dirtyErrno: Int32) -> (UpdateStrategy, reason: String) {
-        func why(_ code: Int32) -> String { String(cString: strerror(code)) }
+        func why(_ code: Int32) -> String { SyscallError.message(errno: code) }
         switch mode {
         case .flip:
             return (.flip, "update = flip (configured)")

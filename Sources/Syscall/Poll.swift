@@ -35,3 +35,20 @@ public enum Poll {
         }
     }
 }
+
+extension FileDescriptor {
+    /// Waits at most `timeoutMilliseconds` (-1: no limit) for the descriptor to become readable.
+    /// True when it is, or when it has an error or hang-up pending, which the next read reports
+    /// with its own errno; false when the time ran out or a signal cut the wait short (the caller
+    /// works out what is left of its deadline). A descriptor that is not open is an error naming it.
+    public func waitUntilReadable(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool {
+        var set = [pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)]
+        let ready: Int
+        do { ready = try Poll.wait(&set, timeoutMilliseconds: timeoutMilliseconds) } catch {
+            throw SyscallError(call: "poll", object: name, errno: error.errno)
+        }
+        if ready == 0 { return false }
+        if set[0].revents & Int16(POLLNVAL) != 0 { throw SyscallError(call: "poll", object: name, errno: EBADF) }
+        return true
+    }
+}

@@ -27,7 +27,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0 else {
-            let text = status == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(status))
+            let text = status == EAI_SYSTEM ? SyscallError.message(errno: errno) : String(cString: gai_strerror(status))
             throw ResolveError(host: host, message: text)
         }
         defer { freeaddrinfo(list) }

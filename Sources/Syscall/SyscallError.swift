@@ -14,7 +14,12 @@ public struct SyscallError: Error, Equatable, CustomStringConvertible, Sendable 
         self.errno = errno
     }
 
-    public var message: String { String(cString: strerror(errno)) }
+    /// The C library's text for this error ("No such file or directory").
+    public var message: String { Self.message(errno: errno) }
+
+    /// The C library's text for any errno, for messages that report a code without a failed call
+    /// of their own (a probe's "unknown (Input/output error)"). The one place strerror is called.
+    public static func message(errno code: Int32) -> String { String(cString: strerror(code)) }
 
     public var description: String {
         object.isEmpty ? "\(call): \(message) (errno \(errno))" : "\(call) \(object): \(message) (errno \(errno))"

@@ -87,5 +87,7 @@ final class LifecycleTests: XCTestCase {
         defer { for n in ["fb0", "fb2", "fb10", "fbx", "tty1"] { unlink(dir + "/" + n) }; rmdir(dir) }
         for n in ["fb10", "fb2", "fb0", "fbx", "tty1"] { close(open(dir + "/" + n, O_CREAT | O_WRONLY, 0o644)) }
         XCTAssertEqual(FramebufferDiscovery.paths(in: dir), [dir + "/fb0", dir + "/fb2", dir + "/fb10"])
+        XCTAssertEqual(FramebufferDiscovery.paths(in: dir + "/missing"), [], "a missing directory has no framebuffers")
+        XCTAssertEqual(FramebufferDiscovery.paths(in: dir + "/tty1"), [], "nor has a file")
     }
 }

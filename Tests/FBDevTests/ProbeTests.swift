@@ -41,6 +41,16 @@ final class ProbeTests: XCTestCase {
         XCTAssertEqual(json["vsync"] as? String, "yes")
     }
 
+    func testAnUnexpectedVSyncErrorIsNamed() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30)
+        fb.vsyncErrno = EIO
+        let probe = try FramebufferProbe.read(fb, clock: { fb.time })
+        XCTAssertTrue(probe.text.contains("  FBIO_WAITFORVSYNC: unknown (Input/output error)\n"), probe.text)
+        fb.vsyncErrno = EINVAL
+        let refused = try FramebufferProbe.read(fb, clock: { fb.time })
+        XCTAssertTrue(refused.text.contains("  FBIO_WAITFORVSYNC: no (Invalid argument)\n"), refused.text)
+    }
+
     func testAVSyncThatReturnsAtOnceIsReportedAsNone() throws {
         let fb = MemoryFramebuffer.make(width: 40, height: 30)
         fb.vsyncErrno = 0

@@ -54,5 +54,7 @@ final class DiscoveryTests: XCTestCase {
         defer { for n in ["card10", "card2", "renderD128", "card0"] { unlink("\(dir)/\(n)") }; rmdir(dir) }
         for n in ["card10", "card2", "renderD128", "card0"] { close(creat("\(dir)/\(n)", 0o644)) }
         XCTAssertEqual(Discovery.cardPaths(in: dir), ["\(dir)/card0", "\(dir)/card2", "\(dir)/card10"])
+        XCTAssertEqual(Discovery.cardPaths(in: dir + "/missing"), [], "no /dev/dri: no cards, not an error")
+        XCTAssertEqual(Discovery.cardPaths(in: dir + "/card0"), [], "nor from a file")
     }
 }

@@ -6,7 +6,8 @@ import Syscall
 /// An in-memory DRM card: dumb buffers are heap memory (with a padded pitch, as real drivers
 /// have), and a simulated panel shows what a real one would — either the scanned-out buffer as
 /// it is (bochs-like: writes show directly) or only what setCrtc, page flips and DirtyFB pushed
-/// (virtio-gpu, SPI and USB panels). Calls are logged and failures can be injected.
+/// (virtio-gpu, SPI and USB panels). Calls are logged and failures can be injected. Waiting for
+/// events takes time only on the card's own clock, so nothing depends on how fast the test runs.
 final class FakeCard: DRMCard {
     let path: String
     let driver: String
@@ -22,6 +23,15 @@ final class FakeCard: DRMCard {
     var needsFlush = false
     /// Errors to return from the next calls of that name ("setCrtc", "pageFlip", "dirty", …).
     var failures: [String: [Int32]] = [:]
+    /// The card's clock: the outputs' clock in the tests. Only waits for events advance it.
+    private(set) var now = MonotonicInstant(nanoseconds: 5_000_000_000)
+    /// How long after a wait begins a flip in flight signals its event; nil: never (a panel that
+    /// stopped refreshing).
+    var flipEventAfter: Duration? = .milliseconds(16)
+    /// Waits that end early without an event (a signal), each after this long, before any other.
+    var interruptedWaits: [Duration] = []
+    /// The timeout of every `waitForEvents`, in order.
+    private(set) var eventWaits: [Int32] = []
 
     private(set) var log: [String] = []
     private(set) var buffers: [UInt32: ScanoutBuffer] = [:]
@@ -128,10 +138,31 @@ final class FakeCard: DRMCard {
         return vblankErrno
     }
 
+    /// Returns when the flip in flight would signal its event, or after the whole timeout.
+    func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool {
+        log.append("waitForEvents \(timeoutMilliseconds)")
+        eventWaits.append(timeoutMilliseconds)
+        if let e = fail("waitForEvents") { throw e }
+        let timeout = Duration.milliseconds(timeoutMilliseconds)
+        if !interruptedWaits.isEmpty {
+            let early = interruptedWaits.removeFirst()
+            precondition(early < timeout, "an interrupted wait ends before its timeout")
+            now = now.advanced(by: early)
+            return false
+        }
+        if pendingFlip != nil, let after = flipEventAfter, after <= timeout {
+            now = now.advanced(by: after)
+            return true
+        }
+        now = now.advanced(by: timeout)
+        return false
+    }
+
     /// Completes the flip in flight, as its event would.
     func handleEvents() throws(SyscallError) -> Int {
         if let e = fail("handleEvents") { throw e }
         guard let fb = pendingFlip else { return 0 }
+        log.append("flip done fb \(fb)")
         pendingFlip = nil
         scanout = fb
         if let b = buffers[fb] { push(b.pixels.bounds) }

@@ -8,7 +8,8 @@ enum Scene {
 
     static func make(_ card: FakeCard, _ configuration: KMSConfiguration = KMSConfiguration(),
                      log: @escaping (String) -> Void = { _ in }) throws -> KMSOutput {
-        try KMSOutput(card: card, resources: card.resourcesValue, configuration: configuration, log: log)
+        try KMSOutput(card: card, resources: card.resourcesValue, configuration: configuration, log: log,
+                      clock: { card.now })
     }
 
     static func fill(_ canvas: PixelBuffer, _ rect: Rect, _ value: (Int, Int) -> UInt32) {

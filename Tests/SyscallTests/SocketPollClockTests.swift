@@ -43,6 +43,25 @@ final class PollTests: XCTestCase {
         XCTAssertEqual(try Poll.wait(&set, timeoutMilliseconds: 1000), 1)
         XCTAssertEqual(set[0].revents & Int16(POLLIN), Int16(POLLIN))
     }
+
+    func testWaitUntilReadableTellsDataHangUpTimeoutAndAClosedDescriptor() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let r = FileDescriptor(rawValue: fds[0], name: "pipe"), w = FileDescriptor(rawValue: fds[1], name: "pipe")
+        XCTAssertFalse(try r.waitUntilReadable(timeoutMilliseconds: 0), "nothing written yet")
+        XCTAssertEqual(write(fds[1], "x", 1), 1)
+        XCTAssertTrue(try r.waitUntilReadable(timeoutMilliseconds: 1000))
+        var byte: UInt8 = 0
+        XCTAssertEqual(read(fds[0], &byte, 1), 1)
+        w.close()
+        XCTAssertTrue(try r.waitUntilReadable(timeoutMilliseconds: 1000), "a hang-up is for the next read to report")
+        r.close()
+        // A number no descriptor of this process has (a closed one could be reused meanwhile).
+        let notOpen = FileDescriptor(rawValue: 1_000_000, name: "/dev/dri/card9")
+        XCTAssertThrowsError(try notOpen.waitUntilReadable(timeoutMilliseconds: 0)) { error in
+            XCTAssertEqual("\(error)", "poll /dev/dri/card9: Bad file descriptor (errno 9)")
+        }
+    }
 }
 
 final class SocketTests: XCTestCase {

@@ -28,4 +28,24 @@ final class SyscallTests: XCTestCase {
         XCTAssertEqual(n, 5)
         XCTAssertEqual(Array(buf[0..<5]), Array("hello".utf8))
     }
+
+    func testErrnoTextIsTheOneTheErrorsCarry() {
+        XCTAssertEqual(SyscallError.message(errno: EIO), "Input/output error")
+        XCTAssertEqual(SyscallError.message(errno: ENOSYS), "Function not implemented")
+        XCTAssertEqual(SyscallError(call: "read", object: "x", errno: EAGAIN).message, SyscallError.message(errno: EAGAIN))
+    }
+}
+
+final class EnvironmentTests: XCTestCase {
+    func testSetEmptyAndUnsetVariablesAreToldApart() {
+        let name = "PULSEDOT_TEST_\(getpid())"
+        defer { unsetenv(name) }
+        XCTAssertNil(Environment.value(name))
+        setenv(name, "/run/pulsedot", 1)
+        XCTAssertEqual(Environment.value(name), "/run/pulsedot")
+        setenv(name, "", 1)
+        XCTAssertEqual(Environment.value(name), "")
+        unsetenv(name)
+        XCTAssertNil(Environment.value(name))
+    }
 }
