@@ -93,7 +93,7 @@ public final class RunDaemon {
             let wakeup: Wakeup
             do {
                 wakeup = try waiting.wait(frames: display.driven != nil, display: display.driven?.display.pollDescriptor,
-                                          source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline())
+                                          source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline(now: waiting.now()))
             } catch {
                 log.error("\(error)")
                 shutdown()
@@ -113,9 +113,11 @@ public final class RunDaemon {
         return 0
     }
 
-    private func nextDeadline() -> MonotonicInstant? {
+    private func nextDeadline(now: MonotonicInstant) -> MonotonicInstant? {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
-        if let watchdog { next = Poll.earliest(next, watchdog.nextDue) }
+        // A ping still due after this turn was withheld (no frames drawn): the next frame wakes
+        // the loop, and a deadline in the past would only spin it.
+        if let watchdog, !watchdog.isDue(at: now) { next = Poll.earliest(next, watchdog.nextDue) }
         return Poll.earliest(next, display.retryAt)
     }
 

@@ -12,6 +12,11 @@ public final class DisplayOpener {
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
         public let description: String
         public let recovery: Recovery
+
+        public init(description: String, recovery: Recovery) {
+            self.description = description
+            self.recovery = recovery
+        }
     }
 
     /// Replaced at a reload; the console stays.

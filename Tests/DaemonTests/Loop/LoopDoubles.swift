@@ -1,0 +1,84 @@
+import Display
+import GPSD
+import Geo
+import Positioning
+import Raster
+import Syscall
+
+/// An in-memory display: a canvas of its own, presents counted, failures on request.
+final class MemoryDisplay: Display {
+    struct Failure: DisplayError {
+        let description: String
+        let recovery: Recovery
+    }
+
+    let canvasWidth: Int
+    let canvasHeight: Int
+    private var own: DisplayCanvas
+    private(set) var presents = 0
+    private(set) var stamps: [FrameStamp] = []
+    private(set) var started = false
+    private(set) var closed = false
+    /// The next present throws this (an unplugged panel, another master).
+    var failNextPresent: Failure?
+    /// Keeps frames like PNG output does (SIGUSR1 goes into its own record).
+    var keepsFrames = false
+    private(set) var recordRequests = 0
+
+    init(width: Int = 320, height: Int = 240) {
+        canvasWidth = width
+        canvasHeight = height
+        own = DisplayCanvas(width: width, height: height)
+    }
+
+    var displayName: String { "memory \(canvasWidth)x\(canvasHeight)" }
+    var physicalHeight: Int { canvasHeight }
+    var scanoutFormat: PixelFormat { .xrgb8888 }
+    var canvas: PixelBuffer { own.buffer() }
+    func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
+    var pollDescriptor: Int32? { nil }
+    func start() { started = true }
+    func handleEvents() {}
+    func close() { closed = true }
+
+    func present(damage: Rect, frame: FrameStamp) throws {
+        if let failure = failNextPresent {
+            failNextPresent = nil
+            throw failure
+        }
+        presents += 1
+        stamps.append(frame)
+    }
+
+    func recordNextFrame() -> Bool {
+        guard keepsFrames else { return false }
+        recordRequests += 1
+        return true
+    }
+}
+
+/// An in-memory position source: the test hands it fixes; it counts what the loop asked of it.
+final class ScriptedSource: PositionSource {
+    let name: String
+    let staleAfter: Double
+    private let emit: (FeedEvent) -> Void
+    private(set) var started = 0
+    private(set) var stopped = 0
+    var reconnectCount = 0
+
+    init(name: String = "scripted", staleAfter: Double, emit: @escaping (FeedEvent) -> Void) {
+        self.name = name
+        self.staleAfter = staleAfter
+        self.emit = emit
+    }
+
+    func start(now: MonotonicInstant) { started += 1 }
+    func stop() { stopped += 1 }
+    var reconnects: Int { reconnectCount }
+
+    func deliver(latitude: Double = 45.5, longitude: Double = -73.6, error: Double = 5, at now: MonotonicInstant) {
+        emit(.fix(Fix(latitude: latitude, longitude: longitude, mode: .threeD, horizontalError: error, receivedAt: now)))
+    }
+
+    func say(_ text: String) { emit(.log(.warning, text, topic: "scripted")) }
+}

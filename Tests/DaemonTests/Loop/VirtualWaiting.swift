@@ -1,0 +1,80 @@
+@testable import Daemon
+import Syscall
+
+/// The loop's waiting on virtual time, the way swift-nio's EmbeddedEventLoop advances time: a
+/// wait jumps the clock to the earliest of the next frame tick, the loop's deadline and the next
+/// scripted action, runs the actions that are due, and reports what woke the loop. Nothing sleeps.
+final class VirtualWaiting: LoopWaiting {
+    private(set) var current = MonotonicInstant(nanoseconds: 1_000_000_000_000)
+    let start: MonotonicInstant
+    private var period: Int64 = 0
+    private var nextTick: MonotonicInstant?
+    /// Ticks stop (a frozen timer or frame path) while false.
+    var ticking = true
+    private var script: [(at: MonotonicInstant, action: () -> Void)] = []
+    private var pendingSignals: [Int32] = []
+    private var displayReadyAt: [MonotonicInstant] = []
+    /// The loop is stopped with SIGTERM when virtual time reaches this, so no test runs forever.
+    var limit: Double = 600
+    private(set) var waits = 0
+    private(set) var closed = false
+    /// Called as each wait begins, at the time the loop's last iteration ran.
+    var onWait: (() -> Void)?
+
+    init() { start = current }
+
+    /// Seconds of virtual time since the test began.
+    var elapsed: Double { start.duration(to: current).seconds }
+
+    func instant(_ seconds: Double) -> MonotonicInstant { start.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
+
+    /// Runs `action` when virtual time reaches `seconds`.
+    func at(_ seconds: Double, _ action: @escaping () -> Void) {
+        script.append((instant(seconds), action))
+        script.sort { $0.at < $1.at }
+    }
+
+    func signal(_ signal: Int32, at seconds: Double) { at(seconds) { [unowned self] in pendingSignals.append(signal) } }
+
+    func now() -> MonotonicInstant { current }
+
+    func setFrameRate(_ fps: Double) throws(SyscallError) {
+        period = Int64((1e9 / fps).rounded())
+        nextTick = current.advanced(by: .nanoseconds(period))
+    }
+
+    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16,
+              deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup {
+        waits += 1
+        onWait?()
+        if pendingSignals.isEmpty {
+            var target = instant(limit)
+            if frames, ticking, let nextTick { target = min(target, nextTick) }
+            if let deadline { target = min(target, max(deadline, current)) }
+            if let first = script.first { target = min(target, max(first.at, current)) }
+            current = max(current, target)
+            while let first = script.first, first.at <= current {
+                script.removeFirst()
+                first.action()
+            }
+            if current >= instant(limit) { pendingSignals.append(15) }
+        }
+        var wakeup = Wakeup(signals: pendingSignals)
+        pendingSignals = []
+        if frames, ticking, let tick = nextTick, current >= tick {
+            wakeup.frameDue = true
+            // Missed ticks are read as one, like a timerfd's expiration count.
+            var next = tick
+            while next <= current { next = next.advanced(by: .nanoseconds(period)) }
+            nextTick = next
+        }
+        if !frames, let tick = nextTick, current >= tick {
+            var next = tick
+            while next <= current { next = next.advanced(by: .nanoseconds(period)) }
+            nextTick = next
+        }
+        return wakeup
+    }
+
+    func close() { closed = true }
+}
