@@ -2,6 +2,7 @@
 // the framebuffer and console structures whose exact C layout the fbdev ioctls copy, and mallopt.
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
+#include <sys/eventfd.h>
 #include <signal.h>
 #include <linux/fb.h>
 #include <linux/kd.h>

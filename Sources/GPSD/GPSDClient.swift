@@ -1,8 +1,9 @@
 import Glibc
 import Syscall
 
-/// A gpsd client driven by its owner's poll loop: no threads, no blocking I/O (except getaddrinfo
-/// for a host given by name). Each loop iteration the owner polls `descriptor` for `pollEvents`,
+/// A gpsd client driven by its owner's poll loop, never blocking it: a host given by name is
+/// looked up by a `HostResolver` (getaddrinfo on the worker thread), whose descriptor stands in
+/// for the socket meanwhile. Each loop iteration the owner polls `descriptor` for `pollEvents`,
 /// folds `deadline` into its timeout, then calls `handle(revents:now:)` and `tick(now:)`.
 /// It reconnects forever with backoff; everything it learns arrives through `onEvent`.
 public final class GPSDClient {
@@ -13,6 +14,9 @@ public final class GPSDClient {
         /// How long gpsd may stay silent while it reports an active receiver (and how long a
         /// connect or gpsd's first answer may take) before the client reconnects.
         public var silenceTimeout: Duration
+        /// How long a name lookup may take. One that does not answer in time counts as a failed
+        /// attempt (backoff, then a retry); while it still runs, no second lookup is started.
+        public var resolveTimeout: Duration
         public var backoff: Backoff
         /// A connection that lasted this long counts as working: the backoff starts over.
         public var stableAfter: Duration
@@ -21,11 +25,12 @@ public final class GPSDClient {
         public var readBudget: Int
 
         public init(endpoint: GPSDEndpoint = .default, device: String? = nil, silenceTimeout: Duration = .seconds(10),
-                    backoff: Backoff = Backoff(), stableAfter: Duration = .seconds(10),
+                    resolveTimeout: Duration = .seconds(5), backoff: Backoff = Backoff(), stableAfter: Duration = .seconds(10),
                     maximumLineLength: Int = LineFramer.defaultMaximumLineLength, readBudget: Int = 64 * 1024) {
             self.endpoint = endpoint
             self.device = device
             self.silenceTimeout = silenceTimeout
+            self.resolveTimeout = resolveTimeout
             self.backoff = backoff
             self.stableAfter = stableAfter
             self.maximumLineLength = maximumLineLength
@@ -47,10 +52,15 @@ public final class GPSDClient {
     private let onEvent: (GPSDEvent) -> Void
     private var framer: LineFramer
     private var phase = Phase.idle
+    private let resolver: any HostResolver
+    /// A lookup was started and its answer has not come, whether the client still waits for it or
+    /// gave up on it: the resolver is occupied until then.
+    private var lookupOutstanding = false
 
     private enum Phase {
         case idle
         case waiting(until: MonotonicInstant)
+        case resolving(since: MonotonicInstant)
         case connecting(FileDescriptor, addresses: [SocketAddress], index: Int, since: MonotonicInstant)
         case open(FileDescriptor, Session)
     }
@@ -65,10 +75,13 @@ public final class GPSDClient {
         var warned: Set<Int> = []
     }
 
-    /// `random` yields values in [0, 1) for jitter; tests pass a fixed sequence.
-    public init(configuration: Configuration, random: @escaping () -> Double = { Double.random(in: 0..<1) },
+    /// `random` yields values in [0, 1) for jitter; tests pass a fixed sequence. `resolver` looks
+    /// host names up (numeric addresses never reach it).
+    public init(configuration: Configuration, resolver: any HostResolver = WorkerResolver(),
+                random: @escaping () -> Double = { Double.random(in: 0..<1) },
                 onEvent: @escaping (GPSDEvent) -> Void) throws(ConfigurationError) {
         self.configuration = configuration
+        self.resolver = resolver
         self.backoff = configuration.backoff
         self.random = random
         self.onEvent = onEvent
@@ -91,28 +104,32 @@ public final class GPSDClient {
 
     // MARK: What the poll loop reads
 
-    /// The descriptor to poll, or nil while waiting to retry.
+    /// The descriptor to poll: the resolver's while a name is looked up, then the socket; nil
+    /// while waiting to retry.
     public var descriptor: Int32? {
         switch phase {
+        case .resolving: resolver.descriptor
         case .connecting(let fd, _, _, _), .open(let fd, _): fd.rawValue
         case .idle, .waiting: nil
         }
     }
 
-    /// POLLOUT while a connect is under way, POLLIN once connected.
+    /// POLLIN for the resolver's answer, POLLOUT while a connect is under way, POLLIN once connected.
     public var pollEvents: Int16 {
         switch phase {
+        case .resolving: Int16(POLLIN)
         case .connecting: Int16(POLLOUT)
         case .open: Int16(POLLIN)
         case .idle, .waiting: 0
         }
     }
 
-    /// When `tick` next has work: a retry, a connect timeout or the silence timeout.
+    /// When `tick` next has work: a retry, the lookup timeout, a connect timeout or the silence timeout.
     public var deadline: MonotonicInstant? {
         switch phase {
         case .idle: return nil
         case .waiting(let until): return until
+        case .resolving(let since): return since.advanced(by: configuration.resolveTimeout)
         case .connecting(_, _, _, let since): return since.advanced(by: configuration.silenceTimeout)
         case .open(_, let s):
             // A gpsd without a receiver is silent by design: no timeout then.
@@ -149,6 +166,7 @@ public final class GPSDClient {
     public func handle(revents: Int16, now: MonotonicInstant) {
         guard revents != 0 else { return }
         switch phase {
+        case .resolving: takeAnswers(now: now)
         case .connecting: handleWritable(now: now)
         case .open: handleReadable(now: now)
         case .idle, .waiting: break
@@ -195,12 +213,18 @@ public final class GPSDClient {
         }
     }
 
-    /// Fires whatever is due: a retry, a connect timeout, the silence timeout.
+    /// Fires whatever is due: a retry, the lookup timeout, a connect timeout, the silence timeout.
     public func tick(now: MonotonicInstant) {
         guard let due = deadline, due <= now else { return }
         switch phase {
         case .idle: break
         case .waiting: attempt(now: now)
+        case .resolving:
+            // An answer that came just in time may not have been polled yet.
+            takeAnswers(now: now)
+            guard case .resolving = phase else { return }
+            phase = .idle
+            failed("resolving \(configuration.endpoint.host): timed out after \(formatSeconds(configuration.resolveTimeout))", now: now)
         case .connecting(let fd, let addresses, let index, _):
             fd.close()
             phase = .idle
@@ -216,14 +240,40 @@ public final class GPSDClient {
 
     private func attempt(now: MonotonicInstant) {
         statistics.connectionAttempts += 1
-        let addresses: [SocketAddress]
+        let host = configuration.endpoint.host, port = configuration.endpoint.port
+        if let addresses = SocketAddress.numeric(host: host, port: port) {
+            tryAddresses(addresses, from: 0, lastError: nil, now: now)
+            return
+        }
+        // A lookup given up on may have answered meanwhile; its answer is stale and dropped.
+        takeAnswers(now: now)
+        // A second lookup would only queue behind the hung one on the one worker thread.
+        if lookupOutstanding {
+            failed("resolving \(host): the previous lookup has still not returned; no second one until it does", now: now)
+            return
+        }
         do {
-            addresses = try SocketAddress.resolve(host: configuration.endpoint.host, port: configuration.endpoint.port)
+            try resolver.startLookup(host: host, port: port)
         } catch {
             failed(error.description, now: now)
             return
         }
-        tryAddresses(addresses, from: 0, lastError: nil, now: now)
+        lookupOutstanding = true
+        phase = .resolving(since: now)
+    }
+
+    /// Acts on the lookup's answer if the client still waits for it; drops answers to lookups it
+    /// gave up on.
+    private func takeAnswers(now: MonotonicInstant) {
+        for answer in resolver.takeAnswers() {
+            lookupOutstanding = false
+            guard case .resolving = phase else { continue }
+            phase = .idle
+            switch answer {
+            case .success(let addresses): tryAddresses(addresses, from: 0, lastError: nil, now: now)
+            case .failure(let error): failed(error.description, now: now)
+            }
+        }
     }
 
     /// Tries each resolved address in turn (gpsd may listen on ::1 but not 127.0.0.1, or the reverse).
@@ -304,7 +354,7 @@ public final class GPSDClient {
     private func closeDescriptor() {
         switch phase {
         case .connecting(let fd, _, _, _), .open(let fd, _): fd.close()
-        case .idle, .waiting: break
+        case .idle, .waiting, .resolving: break
         }
         phase = .idle
     }

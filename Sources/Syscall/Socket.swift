@@ -18,12 +18,23 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// Resolves `host` (a name, a dotted IPv4 address or an IPv6 address without brackets) for TCP.
-    /// Names go through getaddrinfo, which may block on DNS; numeric addresses never do.
+    /// Names go through getaddrinfo, which may block on DNS for as long as the resolver's timeouts
+    /// allow: call it off the poll loop. Numeric addresses never block (see `numeric`).
     public static func resolve(host: String, port: UInt16) throws(ResolveError) -> [SocketAddress] {
+        try lookUp(host: host, port: port, flags: AI_NUMERICSERV)
+    }
+
+    /// `host` as an address when it is written as one (`127.0.0.1`, `::1`, `fe80::1%eth0`); nil
+    /// for a name. Never asks DNS, so the loop may call it.
+    public static func numeric(host: String, port: UInt16) -> [SocketAddress]? {
+        try? lookUp(host: host, port: port, flags: AI_NUMERICSERV | AI_NUMERICHOST)
+    }
+
+    private static func lookUp(host: String, port: UInt16, flags: Int32) throws(ResolveError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
+        hints.ai_flags = flags
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0 else {
@@ -84,6 +95,12 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 public struct ResolveError: Error, Equatable, CustomStringConvertible, Sendable {
     public let host: String
     public let message: String
+
+    public init(host: String, message: String) {
+        self.host = host
+        self.message = message
+    }
+
     public var description: String { "resolve \(host): \(message)" }
 }
 

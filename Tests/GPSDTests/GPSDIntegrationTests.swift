@@ -130,6 +130,20 @@ final class GPSDIntegrationTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("connected to gpsd 3.22 at [::1]:\(gpsd.port)"), result.stderr)
     }
 
+    /// The binary's own path: the name is looked up on the process's worker thread, started from
+    /// the command's main-actor code, and the fixes flow as with an address.
+    func testWatchFindsGpsdByNameThroughTheWorkerThread() throws {
+        if TestEnvironment.optedOut("gpsd") { return }
+        let log = try NMEAFeed.journey(leadIn: 2).write(to: directory)
+        let gpsd = try GPSFake(log: log, once: false, pace: 0.02)
+        defer { gpsd.stop() }
+        try gpsd.waitUntilListening()
+        let result = try runProgram(try TestEnvironment.pulsedotBinary(), ["watch", "--gpsd", "localhost:\(gpsd.port)", "--count", "3"], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 3)
+        XCTAssertTrue(result.stderr.contains("connected to gpsd 3.22 at localhost:\(gpsd.port)"), result.stderr)
+    }
+
     func testWatchGivesUpWithOneClearLineWhenGpsdCannotBeReached() throws {
         let port = try closedPort()
         let result = try runProgram(try TestEnvironment.pulsedotBinary(), ["watch", "--gpsd", "127.0.0.1:\(port)", "--timeout", "1"], timeout: 30)

@@ -12,9 +12,12 @@ final class ClientHarness {
     let realTime: Bool
     private var fakeNow = MonotonicInstant(nanoseconds: 1_000_000_000_000)
 
-    init(_ configuration: GPSDClient.Configuration, realTime: Bool = false, random: @escaping () -> Double = { 0.5 }) throws {
+    init(_ configuration: GPSDClient.Configuration, resolver: any HostResolver = WorkerResolver(), realTime: Bool = false,
+         random: @escaping () -> Double = { 0.5 }) throws {
         self.realTime = realTime
-        client = try GPSDClient(configuration: configuration, random: random) { [unowned self] in self.events.append($0) }
+        client = try GPSDClient(configuration: configuration, resolver: resolver, random: random) { [unowned self] in
+            self.events.append($0)
+        }
     }
 
     static func local(port: UInt16, silenceTimeout: Duration = .seconds(10), device: String? = nil,
