@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // PulseDot: an iOS-style pulsing "you are here" dot painted straight to DRM/KMS or fbdev.
 // Dependencies point one way only: Raster <- LocationDot <- Daemon <- pulsedot, with PNG, Syscall,
-// GPSD, KMS and FBDev beside them. No outside Swift packages; Debian C libraries via .systemLibrary.
+// JSON, GPSD, KMS and FBDev beside them. No outside Swift packages; Debian C libraries via .systemLibrary.
 import PackageDescription
 
 let package = Package(
@@ -19,12 +19,14 @@ let package = Package(
         // The one thin wrapper every system call goes through; CLinux: timerfd/signalfd headers.
         .systemLibrary(name: "CLinux"),
         .target(name: "Syscall", dependencies: ["CLinux"]),
-        .target(name: "GPSD", dependencies: ["Syscall"]),
+        // Writing JSON text (probe reports, watch lines): escaping in one place. Pure Swift, no Foundation.
+        .target(name: "JSON"),
+        .target(name: "GPSD", dependencies: ["Syscall", "JSON"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        .target(name: "KMS", dependencies: ["CDRM", "Raster", "Syscall"]),
-        .target(name: "FBDev", dependencies: ["Raster", "Syscall"]),
-        .target(name: "Daemon", dependencies: ["Raster", "LocationDot", "PNG", "Syscall", "GPSD", "KMS", "FBDev"]),
-        .executableTarget(name: "pulsedot", dependencies: ["Daemon"]),
+        .target(name: "KMS", dependencies: ["CDRM", "Raster", "Syscall", "JSON"]),
+        .target(name: "FBDev", dependencies: ["Raster", "Syscall", "JSON"]),
+        .target(name: "Daemon", dependencies: ["Raster", "LocationDot", "PNG", "Syscall", "JSON", "GPSD", "KMS", "FBDev"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Daemon", "JSON"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
@@ -32,9 +34,10 @@ let package = Package(
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
-        .testTarget(name: "KMSTests", dependencies: ["KMS", "Raster"]),
-        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Raster", "Syscall"]),
+        .testTarget(name: "KMSTests", dependencies: ["KMS", "Raster", "JSON"]),
+        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Raster", "Syscall", "JSON"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Daemon"]),

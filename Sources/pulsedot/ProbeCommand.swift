@@ -1,4 +1,5 @@
 import FBDev
+import JSON
 import KMS
 
 /// `pulsedot probe [--device PATH] [--json]`: what each DRM card and legacy framebuffer offers —
@@ -42,8 +43,10 @@ func probeCommand(_ args: ArraySlice<String>) -> Int32 {
         }
     }
     if options.has("json") {
-        print("{\"devices\":[" + probes.map(\.json).joined(separator: ",") + "],\"framebuffers\":["
-              + fbProbes.map(\.json).joined(separator: ",") + "]}")
+        print(JSONWriter.object { w in
+            w.array("devices") { w in for p in probes { p.writeJSON(to: &w) } }
+            w.array("framebuffers") { w in for p in fbProbes { p.writeJSON(to: &w) } }
+        })
     } else {
         print((probes.map(\.text) + fbProbes.map(\.text)).joined(separator: "\n"), terminator: "")
     }
