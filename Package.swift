@@ -26,12 +26,14 @@ let package = Package(
         .target(name: "Syscall", dependencies: ["CLinux"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "PNG", dependencies: ["CPNG", "Raster"]),
-        .target(name: "GPSD", dependencies: ["Syscall"]),
+        // Writing JSON text (probe reports, watch lines, frames.jsonl): escaping in one place. Pure Swift.
+        .target(name: "JSON"),
+        .target(name: "GPSD", dependencies: ["JSON", "Syscall"]),
         // The display seam every output conforms to, and what outputs share.
         .target(name: "Display", dependencies: ["Raster"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        .target(name: "KMS", dependencies: ["CDRM", "Display", "Raster", "Syscall"]),
-        .target(name: "FBDev", dependencies: ["CLinux", "Display", "Raster", "Syscall"]),
+        .target(name: "KMS", dependencies: ["CDRM", "Display", "JSON", "Raster", "Syscall"]),
+        .target(name: "FBDev", dependencies: ["CLinux", "Display", "JSON", "Raster", "Syscall"]),
         // systemd's notification protocol and the journal's log lines.
         .target(name: "Systemd", dependencies: ["Syscall"]),
 
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
         .target(name: "Bench", dependencies: ["Compositor", "Geo", "LocationDot", "Metrics", "Raster", "Syscall"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "GPSD", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
@@ -58,9 +60,10 @@ let package = Package(
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
-        .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "Raster"]),
-        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Display", "Raster", "Syscall"]),
+        .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster"]),
+        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Display", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Scene", "Positioning", "GPSD"]),

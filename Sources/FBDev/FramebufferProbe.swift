@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 import Syscall
 
 /// What `pulsedot probe` reports about one framebuffer: enough to see whether PulseDot can draw
@@ -68,48 +69,40 @@ public struct FramebufferProbe: Sendable {
     // MARK: JSON
 
     public var json: String {
-        let v = variable
-        var fields: [(String, String)] = [
-            ("device", Self.quote(path)),
-            ("id", Self.quote(fixed.id)),
-            ("width", "\(v.xres)"),
-            ("height", "\(v.yres)"),
-            ("virtualWidth", "\(v.xresVirtual)"),
-            ("virtualHeight", "\(v.yresVirtual)"),
-            ("bitsPerPixel", "\(v.bitsPerPixel)"),
-            ("lineLength", "\(fixed.lineLength)"),
-            ("memoryLength", "\(fixed.memoryLength)"),
-        ]
-        switch layout {
-        case .success(let l):
-            fields.append(("format", Self.quote(l.description.lowercased())))
-        case .failure(let r):
-            fields.append(("format", "null"))
-            fields.append(("unsupported", Self.quote(r.layout)))
-        }
-        for (name, b) in [("red", v.red), ("green", v.green), ("blue", v.blue), ("transp", v.transp)] {
-            fields.append((name, "{\"offset\":\(b.offset),\"length\":\(b.length)}"))
-        }
-        fields.append(("pan", panProblem.isEmpty ? "true" : "false"))
-        fields.append(("vsync", Self.quote(vsyncText.hasPrefix("yes") ? "yes" : vsyncText.hasPrefix("no") ? "no" : "unknown")))
-        return "{" + fields.map { "\(Self.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        var w = JSONWriter(into: "")
+        writeJSON(to: &w)
+        return w.output
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
+    /// The report as one object, written where `writer` is: `pulsedot probe` puts every
+    /// framebuffer's in one array.
+    public func writeJSON<Output>(to writer: inout JSONWriter<Output>) {
+        let v = variable
+        writer.object { w in
+            w.field("device", path)
+            w.field("id", fixed.id)
+            w.field("width", v.xres)
+            w.field("height", v.yres)
+            w.field("virtualWidth", v.xresVirtual)
+            w.field("virtualHeight", v.yresVirtual)
+            w.field("bitsPerPixel", v.bitsPerPixel)
+            w.field("lineLength", fixed.lineLength)
+            w.field("memoryLength", fixed.memoryLength)
+            switch layout {
+            case .success(let l):
+                w.field("format", l.description.lowercased())
+            case .failure(let r):
+                w.null("format")
+                w.field("unsupported", r.layout)
+            }
+            for (name, b) in [("red", v.red), ("green", v.green), ("blue", v.blue), ("transp", v.transp)] {
+                w.object(name) { w in
+                    w.field("offset", b.offset)
+                    w.field("length", b.length)
                 }
             }
+            w.field("pan", panProblem.isEmpty)
+            w.field("vsync", vsyncText.hasPrefix("yes") ? "yes" : vsyncText.hasPrefix("no") ? "no" : "unknown")
         }
-        return out + "\""
     }
 }

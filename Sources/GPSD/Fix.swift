@@ -1,3 +1,4 @@
+import JSON
 import Syscall
 
 /// A position to show: what the daemon animates and `pulsedot watch` prints.
@@ -55,37 +56,21 @@ public struct Fix: Equatable, Sendable {
     /// `{"lat":52.5,"lon":13.4,"mode":3,"eph":4.6,"track":90.0,"speed":5.1,"time":"...","device":"...","status":"dgps"}`.
     /// Numbers print in their shortest exact form, so they read back as the same Double.
     public var jsonLine: String {
-        var out = "{\"lat\":\(latitude),\"lon\":\(longitude),\"mode\":\(mode.rawValue)"
-        out += ",\"eph\":" + Self.json(horizontalError)
-        out += ",\"track\":" + Self.json(track)
-        out += ",\"speed\":" + Self.json(speed)
-        out += ",\"time\":" + (time.map { Self.json($0.description) } ?? "null")
-        out += ",\"device\":" + (device.map(Self.json) ?? "null")
-        out += ",\"status\":" + Self.json(status.description)
-        return out + "}"
-    }
-
-    private static func json(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return "\(value)"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+        JSONWriter.object { w in
+            w.field("lat", latitude)
+            w.field("lon", longitude)
+            w.field("mode", mode.rawValue)
+            w.field("eph", horizontalError)
+            w.field("track", track)
+            w.field("speed", speed)
+            w.field("time", time?.description)
+            w.field("device", device)
+            w.field("status", status.description)
         }
-        return out + "\""
+    }
+
+    /// A JSON string literal, for the watch request gpsd is sent.
+    static func json(_ text: String) -> String {
+        JSONWriter.quoted(text)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 import Raster
 import Syscall
 
@@ -99,109 +100,66 @@ public struct CardProbe: Sendable {
     // MARK: JSON
 
     public var json: String {
-        let w = JSONText()
-        w.object {
+        var w = JSONWriter(into: "")
+        writeJSON(to: &w)
+        return w.output
+    }
+
+    /// The report as one object, written where `writer` is: `pulsedot probe` puts every card's in
+    /// one array.
+    public func writeJSON<Output>(to writer: inout JSONWriter<Output>) {
+        writer.object { w in
             w.field("device", path)
             w.field("driver", driver)
             w.field("dumbBuffers", capabilities.dumbBuffers)
             w.field("preferShadow", capabilities.preferShadow)
             w.field("dirtyFB", dirtyErrno == 0 ? "yes" : dirtyErrno == ENOSYS ? "no" : "unknown")
-            w.key("connectors")
-            w.array(connectors) { c in
-                w.object {
-                    w.field("name", c.name)
-                    w.field("id", Int(c.id))
-                    w.field("status", c.state.rawValue)
-                    w.field("widthMM", c.widthMM)
-                    w.field("heightMM", c.heightMM)
-                    w.field("panelOrientation", c.orientation?.rawValue)
-                    w.field("rotation", c.orientation?.rotation.degrees)
-                    w.key("modes")
-                    w.array(c.modes) { m in
-                        w.object {
-                            w.field("name", m.description)
-                            w.field("width", m.width)
-                            w.field("height", m.height)
-                            w.field("refreshMilliHz", m.refreshMilliHz)
-                            w.field("preferred", m.preferred)
-                            w.field("userDefined", m.userDefined)
+            w.array("connectors") { w in
+                for c in connectors {
+                    w.object { w in
+                        w.field("name", c.name)
+                        w.field("id", c.id)
+                        w.field("status", c.state.rawValue)
+                        w.field("widthMM", c.widthMM)
+                        w.field("heightMM", c.heightMM)
+                        w.field("panelOrientation", c.orientation?.rawValue)
+                        w.field("rotation", c.orientation?.rotation.degrees)
+                        w.array("modes") { w in
+                            for m in c.modes {
+                                w.object { w in
+                                    w.field("name", m.description)
+                                    w.field("width", m.width)
+                                    w.field("height", m.height)
+                                    w.field("refreshMilliHz", m.refreshMilliHz)
+                                    w.field("preferred", m.preferred)
+                                    w.field("userDefined", m.userDefined)
+                                }
+                            }
                         }
                     }
                 }
             }
-            w.key("crtcs")
-            w.array(crtcs) { c in
-                w.object {
-                    w.field("id", Int(c.info.id))
-                    w.field("index", c.info.index)
-                    w.field("mode", c.info.mode?.description)
-                    w.field("vblank", c.vblankErrno == 0 ? "yes" : (c.vblankErrno == EOPNOTSUPP ? "no" : "unknown"))
+            w.array("crtcs") { w in
+                for c in crtcs {
+                    w.object { w in
+                        w.field("id", c.info.id)
+                        w.field("index", c.info.index)
+                        w.field("mode", c.info.mode?.description)
+                        w.field("vblank", c.vblankErrno == 0 ? "yes" : (c.vblankErrno == EOPNOTSUPP ? "no" : "unknown"))
+                    }
                 }
             }
-            w.key("primaryPlanes")
-            w.array(planes.filter(\.isPrimary)) { p in
-                w.object {
-                    w.field("id", Int(p.id))
-                    w.field("possibleCrtcs", Int(p.possibleCrtcs))
-                    w.key("formats")
-                    w.array(p.formats) { f in w.value(FourCC.describe(f)) }
-                }
-            }
-        }
-        return w.text
-    }
-}
-
-/// Just enough JSON writing for the probe report (no Foundation in this target). A class: the
-/// nested closures that write fields all append to one text.
-final class JSONText {
-    private(set) var text = ""
-    private var needsComma = false
-
-    func object(_ body: () -> Void) {
-        separate(); text += "{"; needsComma = false
-        body()
-        text += "}"; needsComma = true
-    }
-
-    func array<C: Collection>(_ items: C, _ body: (C.Element) -> Void) {
-        separate(); text += "["; needsComma = false
-        for item in items { body(item) }
-        text += "]"; needsComma = true
-    }
-
-    func key(_ k: String) {
-        separate(); text += Self.quote(k) + ":"; needsComma = false
-    }
-
-    func value(_ s: String?) {
-        separate(); text += s.map(Self.quote) ?? "null"; needsComma = true
-    }
-
-    func field(_ k: String, _ v: String?) { key(k); value(v) }
-    func field(_ k: String, _ v: Int?) { key(k); separate(); text += v.map(String.init) ?? "null"; needsComma = true }
-    func field(_ k: String, _ v: Bool) { key(k); separate(); text += v ? "true" : "false"; needsComma = true }
-
-    private func separate() {
-        if needsComma { text += "," }
-    }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
+            w.array("primaryPlanes") { w in
+                for p in planes where p.isPrimary {
+                    w.object { w in
+                        w.field("id", p.id)
+                        w.field("possibleCrtcs", p.possibleCrtcs)
+                        w.array("formats") { w in
+                            for f in p.formats { w.value(FourCC.describe(f)) }
+                        }
+                    }
                 }
             }
         }
-        return out + "\""
     }
 }

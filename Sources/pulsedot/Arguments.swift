@@ -1,21 +1,32 @@
 /// A small, strict command-line parser shared by every subcommand: `--name value`, `--name=value`,
-/// boolean `--flag`, and repeatable options such as `--set KEY=VALUE`. Anything it does not know is
-/// an error that names the option, so a typo never passes silently.
+/// boolean `--flag`, and repeatable options such as `--set KEY=VALUE`, by the command's `Usage`.
+/// Anything it does not know is an error that names the option, so a typo never passes silently.
 struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
+    /// `--help` or `-h` stood where an option could: the usage is wanted, whatever else is there.
+    private(set) var helpRequested = false
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// `valued`: options that take a value; `booleans`: flags that take none.
-    init(_ args: ArraySlice<String>, valued: Set<String>, booleans: Set<String> = []) throws(Failure) {
+    init(_ args: ArraySlice<String>, usage: Usage) throws(Failure) {
+        var valued: Set<String> = [], booleans: Set<String> = []
+        for option in usage.options {
+            if option.value == nil { booleans.insert(option.name) } else { valued.insert(option.name) }
+        }
+        // The first problem is kept, not thrown at once: a `--help` later on still gets the usage.
+        var problem: Failure?
         var i = args.startIndex
         while i < args.endIndex {
             let arg = args[i]
             i += 1
+            if arg == "--help" || arg == "-h" {
+                helpRequested = true
+                continue
+            }
             guard arg.hasPrefix("--"), arg.count > 2 else {
                 positional.append(arg)
                 continue
@@ -27,21 +38,25 @@ struct Arguments {
                 name = String(name[..<eq])
             }
             if booleans.contains(name) {
-                if inline != nil { throw Failure(description: "option --\(name) takes no value") }
+                if inline != nil { problem = problem ?? Failure(description: "option --\(name) takes no value") }
                 flags.insert(name)
             } else if valued.contains(name) {
                 let value: String
                 if let inline { value = inline } else {
-                    guard i < args.endIndex else { throw Failure(description: "option --\(name) needs a value") }
+                    guard i < args.endIndex else {
+                        problem = problem ?? Failure(description: "option --\(name) needs a value")
+                        break
+                    }
                     value = args[i]
                     i += 1
                 }
                 values[name, default: []].append(value)
             } else {
-                let known = (valued.union(booleans)).sorted().map { "--" + $0 }.joined(separator: ", ")
-                throw Failure(description: "unknown option --\(name) (this command takes: \(known.isEmpty ? "none" : known))")
+                let known = usage.visibleOptions.map(\.name).sorted().map { "--" + $0 }.joined(separator: ", ")
+                problem = problem ?? Failure(description: "unknown option --\(name) (this command takes: \(known.isEmpty ? "none" : known))")
             }
         }
+        if let problem, !helpRequested { throw problem }
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

@@ -2,14 +2,22 @@ import Bench
 import Daemon
 import Raster
 
-// `pulsedot bench [--width W --height H] [--format xrgb8888|rgb565] [--scale S] [--frames N]
-//   [--scene static|moving|pan|copy] [--look stock|default] [--json] [--verify]`
-// Argument parsing only; the benchmark lives in Daemon's Bench*.swift (see BENCHMARKS.md).
+// `pulsedot bench`: argument parsing only; the benchmark lives in Daemon's Bench*.swift (see BENCHMARKS.md).
 
-func benchCommand(_ argv: ArraySlice<String>) -> Int32 {
+let benchUsage = Usage(command: "bench", summary: "measure the frame path (damage, paint, copy-out) over a textured map", options: [
+    .valued("width", "W", "frame width in pixels (default 1920, from 16 to 16384)"),
+    .valued("height", "H", "frame height in pixels (default 1080, from 16 to 16384)"),
+    .valued("format", "xrgb8888|rgb565", "the pixel format copied out to (default xrgb8888)"),
+    .valued("scale", "S", "pixels per point (default 1, from 0.25 to 8)"),
+    .valued("frames", "N", "how many frames (default 180, from 1 to 1000000)"),
+    .valued("scene", "static|moving|pan|copy", "what moves (default moving; copy: a plain full-frame copy-out, the baseline)"),
+    .valued("look", "stock|default", "the dot's look: stock iOS, or the README defaults (default stock)"),
+    .flag("json", "the report as one JSON object"),
+    .flag("verify", "render every frame again the plain way and compare; exit 2 when any differs"),
+], notes: "See BENCHMARKS.md.")
+
+func benchCommand(_ args: Arguments) -> Int32 {
     do {
-        let args = try Arguments(argv, valued: ["width", "height", "format", "scale", "frames", "scene", "look"],
-                                 booleans: ["json", "verify"])
         guard args.positional.isEmpty else { return fail("bench: unexpected argument '\(args.positional[0])'") }
         var o = BenchOptions()
         o.width = try args.int("width", default: o.width, range: 16...16384)

@@ -5,24 +5,21 @@ import Daemon
 // without running: exit 0 and the effective configuration, or exit 1 and the one-line error. The
 // unit's ExecReload runs it first, so a bad file is refused before the daemon is signalled.
 
-private let checkConfigUsage = """
-    usage: pulsedot check-config [FILE] [--set KEY=VALUE ...]
-           pulsedot check-config --keys-markdown | --default-file
-      FILE             the configuration file (default \(Configuration.defaultPath); a missing
-                       default file means the defaults)
-      --set            override one key after the file: section.key=value, a bare key meaning [dot]
-      --keys-markdown  print the README's table of every key, generated from the settings table
-      --default-file   print the default configuration file (every key commented out)
-    """
+let checkConfigUsage = Usage(
+    command: "check-config", summary: "validate a configuration and print the effective one",
+    operands: [.init(name: "FILE", summary: "the configuration file (default \(Configuration.defaultPath); a missing default file means the defaults)")],
+    options: [
+        .set,
+        .flag("keys-markdown", "print the README's table of every key, generated from the settings table"),
+        .flag("default-file", "print the default configuration file (every key commented out)"),
+    ],
+    notes: """
+        --set applies after the file. --keys-markdown and --default-file take nothing else. Exit 0 and
+        the effective configuration, or exit 1 and the one-line error.
+        """)
 
-func checkConfigCommand(_ args: ArraySlice<String>) -> Int32 {
-    if args.contains("--help") || args.contains("-h") {
-        print(checkConfigUsage)
-        return 0
-    }
-    let parsed: Arguments
+func checkConfigCommand(_ parsed: Arguments) -> Int32 {
     do {
-        parsed = try Arguments(args, valued: ["set"], booleans: ["keys-markdown", "default-file"])
         guard parsed.positional.count <= 1 else {
             throw Arguments.Failure(description: "check-config takes one file, got \(parsed.positional.count)")
         }
@@ -32,7 +29,8 @@ func checkConfigCommand(_ args: ArraySlice<String>) -> Int32 {
             }
         }
     } catch {
-        return fail("check-config: \(error)\n" + checkConfigUsage)
+        writeError("pulsedot: check-config: \(error)\n" + checkConfigUsage.text)
+        return 2
     }
     if parsed.has("keys-markdown") {
         print(SettingsTable.markdownDocument(), terminator: "")

@@ -9,13 +9,15 @@ import Syscall
 // tty's controlling process, and systemd starts every ExecStopPost= as a session leader without a
 // terminal, so opening the tty without O_NOCTTY makes it ours once the daemon's session is gone.
 
-func consoleRestoreCommand(_ args: ArraySlice<String>) -> Int32 {
-    let parsed: Arguments
-    do { parsed = try Arguments(args, valued: ["tty"]) } catch { return fail("console-restore: \(error)") }
+let consoleRestoreUsage = Usage(command: "console-restore", summary: "put a virtual console back into text mode (unit's ExecStopPost)", options: [
+    .valued("tty", "PATH", "the virtual console (default \(VirtualConsole.defaultPath))"),
+], notes: "Exit 0 as well when there is no console at PATH: nothing can have been left in graphics mode.")
+
+func consoleRestoreCommand(_ parsed: Arguments) -> Int32 {
     guard parsed.positional.isEmpty else {
         return fail("console-restore: unexpected argument '\(parsed.positional[0])' (usage: pulsedot console-restore [--tty PATH])")
     }
-    let path = parsed.value("tty") ?? "/dev/tty1"
+    let path = parsed.value("tty") ?? VirtualConsole.defaultPath
 
     let tty: LinuxConsole
     do {

@@ -4,29 +4,23 @@ import Demo
 import Syscall
 import Systemd
 
-// `pulsedot demo [--out DIR] [--seconds N] [--display] [--scale S] [--set KEY=VALUE ...]`:
-// argument parsing only.
+// `pulsedot demo`: argument parsing only.
 
-private let demoUsage = """
-    usage: pulsedot demo [--out DIR] [--seconds N] [--display] [--scale S] [--set KEY=VALUE ...]
-      --out      where the demo's files go (default ./pulsedot-demo)
-      --seconds  how long one lap of the built-in drive takes (default 40, from 5 to 600)
-      --display  play it on the display through the daemon's own loop until SIGTERM/SIGINT
-      --scale    pixels per point (the same as --set scale=S)
-      --set      override a key of the demo's configuration (section.key=value; a bare key is [dot])
+let demoUsage = Usage(command: "demo", summary: "a bus drive over a made-up town: PNG frames and a contact sheet, or --display", options: [
+    .valued("out", "DIR", "where the demo's files go (default ./pulsedot-demo)"),
+    .valued("seconds", "N", "how long one lap of the built-in drive takes (default 40, from 5 to 600)"),
+    .flag("display", "play it on the display through the daemon's own loop until SIGTERM/SIGINT"),
+    .valued("scale", "S", "pixels per point (the same as --set scale=S)"),
+    .valued("set", "KEY=VALUE", "override a key of the demo's configuration (section.key=value; a bare key is [dot])", repeatable: true),
+], notes: """
     A bus drives its loop through a made-up town, with two stops and a GPS dropout in a tunnel.
     Without --display: one lap as PNG frames with frames.jsonl, a contact sheet of its moments and
     the dot's cycle (dot-cycle.png); prints the contact sheet's path. Either way the directory also
     gets drive.json, map.png and demo.conf, which `pulsedot run --config DIR/demo.conf` plays.
-    """
+    """)
 
-func demoCommand(_ argv: ArraySlice<String>) -> Int32 {
-    if argv.contains("--help") || argv.contains("-h") {
-        print(demoUsage)
-        return 0
-    }
+func demoCommand(_ args: Arguments) -> Int32 {
     do {
-        let args = try Arguments(argv, valued: ["out", "scale", "set", "seconds"], booleans: ["display"])
         guard args.positional.isEmpty else { return fail("demo: unexpected argument '\(args.positional[0])'") }
         // The signals the daemon's loop reads are blocked first, before any thread could exist.
         let signals = args.has("display") ? try SignalDescriptor(RunDaemon.handledSignals) : nil

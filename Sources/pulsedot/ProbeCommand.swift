@@ -1,12 +1,17 @@
 import FBDev
+import JSON
 import KMS
 
 /// `pulsedot probe [--device PATH] [--json]`: what each DRM card and legacy framebuffer offers —
 /// the installer's first look at a panel, and what a bug report should carry. `--device` takes a
 /// card or a framebuffer (/dev/fbN).
-func probeCommand(_ args: ArraySlice<String>) -> Int32 {
-    let options: Arguments
-    do { options = try Arguments(args, valued: ["device"], booleans: ["json"]) } catch { return fail(error.description) }
+let probeUsage = Usage(command: "probe", summary: "list DRM devices, connectors, modes, formats and capabilities", options: [
+    .valued("device", "PATH", "only this DRM card (/dev/dri/cardN) or framebuffer (/dev/fbN); default: every one"),
+    .flag("json", "one JSON object {\"devices\":[...],\"framebuffers\":[...]} instead of text"),
+], notes: "Exit 1 when a device could not be read (said on stderr); the others are still reported.")
+
+func probeCommand(_ options: Arguments) -> Int32 {
+    guard options.positional.isEmpty else { return fail("probe: unexpected argument '\(options.positional[0])'") }
     var cards = Discovery.cardPaths()
     var framebuffers = FramebufferDiscovery.paths()
     if let device = options.value("device") {
@@ -42,8 +47,10 @@ func probeCommand(_ args: ArraySlice<String>) -> Int32 {
         }
     }
     if options.has("json") {
-        print("{\"devices\":[" + probes.map(\.json).joined(separator: ",") + "],\"framebuffers\":["
-              + fbProbes.map(\.json).joined(separator: ",") + "]}")
+        print(JSONWriter.object { w in
+            w.array("devices") { w in for p in probes { p.writeJSON(to: &w) } }
+            w.array("framebuffers") { w in for p in fbProbes { p.writeJSON(to: &w) } }
+        })
     } else {
         print((probes.map(\.text) + fbProbes.map(\.text)).joined(separator: "\n"), terminator: "")
     }

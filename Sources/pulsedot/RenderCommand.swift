@@ -3,14 +3,23 @@ import Daemon
 import Raster
 import Scene
 
-// `pulsedot render --at SECONDS --out FILE.png [--width W] [--height H] [--scale S]
-//   [--background COLOR] [--format xrgb8888|rgb565] [--heading DEG] [--entrance] [--set KEY=VALUE ...]`
-// Argument parsing only; the frame comes from Daemon's StillFrame.
+// `pulsedot render`: argument parsing only; the frame comes from Daemon's StillFrame.
 
-func renderCommand(_ argv: ArraySlice<String>) -> Int32 {
+let renderUsage = Usage(command: "render", summary: "render one frame of the dot to a PNG", options: [
+    .valued("at", "SECONDS", "the animation clock: which moment of the pulse", required: true),
+    .valued("out", "FILE.png", "where the PNG goes", required: true),
+    .valued("width", "W", "image width in pixels (default 240)"),
+    .valued("height", "H", "image height in pixels (default 240)"),
+    .valued("scale", "S", "pixels per point (default 2; the same as --set scale=S)"),
+    .valued("background", "COLOR", "the opaque colour behind the dot, #RRGGBB (default #E5E3DF)"),
+    .valued("format", "xrgb8888|rgb565", "the pixel format drawn in, as a display would (default xrgb8888)"),
+    .valued("heading", "DEG", "course in degrees clockwise from north, for the headingImage key (-360 to 360)"),
+    .flag("entrance", "the entrance pop, started at clock 0"),
+    .set,
+])
+
+func renderCommand(_ args: Arguments) -> Int32 {
     do {
-        let args = try Arguments(argv, valued: ["at", "out", "width", "height", "scale", "background", "format", "heading", "set"],
-                                 booleans: ["entrance"])
         guard args.positional.isEmpty else { return fail("render: unexpected argument '\(args.positional[0])'") }
         guard args.value("at") != nil else { return fail("render needs --at SECONDS (the animation clock)") }
         guard let out = args.value("out") else { return fail("render needs --out FILE.png") }

@@ -4,25 +4,22 @@ import Glibc
 import Syscall
 import Systemd
 
-// `pulsedot run [--config FILE] [--set KEY=VALUE ...]`: the daemon (what the systemd unit starts).
-// Hidden, for measurements: `--frames N` stops after N frames, as if SIGTERM had come.
+// `pulsedot run`: the daemon (what the systemd unit starts). `--frames` is for measurements, so
+// the usage leaves it out.
 
-private let runUsage = """
-    usage: pulsedot run [--config FILE] [--set KEY=VALUE ...]
-      --config  the configuration file (default \(Configuration.defaultPath); a missing default
-                file means the defaults)
-      --set     override one key after the file: section.key=value, a bare key meaning [dot]
-    Signals: SIGTERM/SIGINT stop (console restored, exit 0); SIGHUP reloads the configuration (a
-    bad one is rejected and the running one stays); SIGUSR1 writes a snapshot PNG.
-    """
+let runUsage = Usage(command: "run", summary: "the daemon: the dot on the display, positions from gpsd (the unit runs it)", options: [
+    .valued("config", "FILE", "the configuration file (default \(Configuration.defaultPath); a missing default file means the defaults)"),
+    .set,
+    .valued("frames", "N", "stop after N frames, as if SIGTERM had come", hidden: true),
+], notes: """
+    --set applies after the file. Signals: SIGTERM/SIGINT stop (console restored, exit 0); SIGHUP
+    reloads the configuration (a bad one is rejected and the running one stays); SIGUSR1 writes a
+    snapshot PNG.
+    """)
 
-func runCommand(_ args: ArraySlice<String>) -> Int32 {
-    if args.contains("--help") || args.contains("-h") {
-        print(runUsage)
-        return 0
-    }
-    // Before anything else (and before any thread could exist): the signals are read in the poll
-    // loop, so a SIGTERM during start-up is an orderly stop, not a kill with the display held.
+func runCommand(_ parsed: Arguments) -> Int32 {
+    // Before anything that could start a thread: the signals are read in the poll loop, so a
+    // SIGTERM during start-up is an orderly stop, not a kill with the display held.
     let signals: SignalDescriptor
     do {
         signals = try SignalDescriptor(RunDaemon.handledSignals)
@@ -31,7 +28,6 @@ func runCommand(_ args: ArraySlice<String>) -> Int32 {
     }
     var options = RunDaemon.Options()
     do {
-        let parsed = try Arguments(args, valued: ["config", "set", "frames"])
         guard parsed.positional.isEmpty else {
             throw Arguments.Failure(description: "run takes no arguments, got '\(parsed.positional[0])' (use --config FILE)")
         }
@@ -41,7 +37,8 @@ func runCommand(_ args: ArraySlice<String>) -> Int32 {
             options.maxFrames = try parsed.int("frames", default: 1, range: 1...Int(Int32.max))
         }
     } catch {
-        return fail("run: \(error)\n" + runUsage)
+        writeError("pulsedot: run: \(error)\n" + runUsage.text)
+        return 2
     }
     let log = Journal()
     let configuration: Configuration

@@ -13,14 +13,32 @@ import Scene
 import Syscall
 import Systemd
 
-// `pulsedot show [--device PATH] [--connector NAME] [--mode WxH[@HZ]] [--format xrgb8888|rgb565]
-//   [--rotation 0|90|180|270] [--update auto|flip|damage] [--background COLOR] [--scale S]
-//   [--x X --y Y] [--fps N] [--at SECONDS [--from SECONDS]] [--set KEY=VALUE ...]`
-// or, on a legacy framebuffer, `pulsedot show --fbdev PATH [--tty PATH] [--rotation …] …`
-// The animated dot on the display until SIGTERM/SIGINT, then the console back and exit 0: the
-// installer's display test ("does this panel work, which way is up?"). `--at` freezes the
-// animation clock (a still frame, comparable with `pulsedot render --at`); with `--from` the clock
-// runs from FROM to AT at real speed and then stays.
+// `pulsedot show`, on a DRM card or (`--fbdev PATH`) a legacy framebuffer: the animated dot on
+// the display until SIGTERM/SIGINT, then the console back and exit 0. It is the installer's
+// display test ("does this panel work, which way is up?"); `--at` freezes the animation clock so
+// the screen can be compared with `pulsedot render --at`.
+
+let showUsage = Usage(command: "show", summary: "show the animated dot on a DRM display (or a framebuffer) until SIGTERM/SIGINT", options: [
+    .valued("device", "PATH", "the DRM card (default: the first /dev/dri/card* with a connected connector)"),
+    .valued("connector", "NAME", "the connector by its kernel name, e.g. HDMI-A-1 (default: the first connected)"),
+    .valued("mode", "WxH[@HZ]", "the mode (default: the user-defined one, else the preferred, else the largest)"),
+    .valued("format", "xrgb8888|rgb565", "the pixel format (default xrgb8888 on DRM, the framebuffer's own with --fbdev)"),
+    .valued("rotation", "0|90|180|270", "turn the picture clockwise (default: from the panel orientation)"),
+    .valued("update", "auto|flip|damage", "page flips or DirtyFB (default auto: what the driver supports)"),
+    .valued("background", "COLOR", "the opaque colour behind the dot, #RRGGBB (default #E5E3DF)"),
+    .valued("scale", "S", "pixels per point (the same as --set scale=S; default from the display's size)"),
+    .valued("x", "X", "the dot's centre in canvas pixels, with --y (default: the middle)"),
+    .valued("y", "Y", "the dot's centre in canvas pixels, with --x (default: the middle)"),
+    .valued("fps", "N", "frames per second (default 60, from 1 to 240)"),
+    .valued("at", "SECONDS", "freeze the animation clock here: a still frame, as `pulsedot render --at`"),
+    .valued("from", "SECONDS", "with --at: run the clock from here to --at at real speed, then stay"),
+    .set,
+    .valued("fbdev", "PATH", "a legacy framebuffer (/dev/fbN) instead of a DRM card"),
+    .valued("tty", "PATH", "with --fbdev: the virtual console to put into graphics mode (default \(VirtualConsole.defaultPath))"),
+], notes: """
+    The installer's display test: SIGTERM or SIGINT puts the console back and exits 0. With --at it
+    says "still frame at clock T s" on stderr once that frame is on the display.
+    """)
 
 struct ShowOptions {
     var kms = KMSConfiguration()
@@ -35,10 +53,8 @@ struct ShowOptions {
     var from: Double?
     var settings = Settings()
 
-    init(_ argv: ArraySlice<String>) throws {
-        let args = try Arguments(argv, valued: ["device", "connector", "mode", "format", "rotation", "update", "background",
-                                                "scale", "x", "y", "fps", "at", "from", "set", "fbdev", "tty"])
-        guard args.positional.isEmpty else { throw Arguments.Failure(description: "show: unexpected argument '\(args.positional[0])'") }
+    init(_ args: Arguments) throws {
+        guard args.positional.isEmpty else { throw Arguments.Failure(description: "unexpected argument '\(args.positional[0])'") }
         kms.device = args.value("device")
         kms.connector = args.value("connector")
         if let text = args.value("mode") { kms.mode = try ModeRequest(parsing: text) }
@@ -115,9 +131,9 @@ struct ShowOptions {
     }
 }
 
-func showCommand(_ argv: ArraySlice<String>) -> Int32 {
+func showCommand(_ args: Arguments) -> Int32 {
     let options: ShowOptions
-    do { options = try ShowOptions(argv) } catch { return fail("show: \(error)") }
+    do { options = try ShowOptions(args) } catch { return fail("show: \(error)") }
     // Blocked before anything else, so a SIGTERM during start-up is read by the loop, not fatal
     // with the CRTC still ours.
     let signals: SignalDescriptor

@@ -8,24 +8,21 @@ import Syscall
 // line (like `gpspipe -w`, but only positions and always the same keys). State changes go to
 // stderr. It runs the same poll-driven client the daemon runs, so it is also how to try a gpsd by hand.
 
-private let watchUsage = """
-    usage: pulsedot watch [--gpsd HOST:PORT] [--gps-device PATH] [--count N] [--timeout S]
-      --gpsd        gpsd's address: HOST:PORT, HOST or [IPv6]:PORT (default 127.0.0.1:2947)
-      --gps-device  watch only this receiver
-      --count       exit 0 after N fixes (default: run until interrupted)
-      --timeout     give up when gpsd cannot be reached within S seconds (default 10; 0 = never)
-    """
+let watchUsage = Usage(command: "watch", summary: "print each fix gpsd reports as one JSON line", options: [
+    .valued("gpsd", "HOST:PORT", "gpsd's address: HOST:PORT, HOST or [IPv6]:PORT (default 127.0.0.1:2947)"),
+    .valued("gps-device", "PATH", "watch only this receiver"),
+    .valued("count", "N", "exit 0 after N fixes (default: run until interrupted)"),
+    .valued("timeout", "S", "give up when gpsd cannot be reached within S seconds (default 10; 0 = never)"),
+], notes: """
+    Each fix is one line on stdout, always the keys lat, lon, mode, eph, track, speed, time, device
+    and status (null for what gpsd did not say); connection changes go to stderr.
+    """)
 
-func watchCommand(_ args: ArraySlice<String>) -> Int32 {
-    if args.contains("--help") || args.contains("-h") {
-        print(watchUsage)
-        return 0
-    }
+func watchCommand(_ parsed: Arguments) -> Int32 {
     let configuration: GPSDClient.Configuration
     let count: Int
     let timeout: Double
     do throws(Arguments.Failure) {
-        let parsed = try Arguments(args, valued: ["gpsd", "gps-device", "count", "timeout"])
         guard parsed.positional.isEmpty else {
             throw Arguments.Failure(description: "watch takes no arguments, got '\(parsed.positional[0])'")
         }

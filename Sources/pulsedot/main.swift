@@ -4,28 +4,23 @@ import PNG
 
 // `pulsedot COMMAND [OPTIONS]`: argument parsing and dispatch only; the work lives in the targets.
 
-struct Command: Sendable {
-    let name: String
-    let summary: String
-    let run: @Sendable (ArraySlice<String>) -> Int32
-}
-
+/// Every command, in the order `pulsedot --help` lists them; each answers `--help` with its usage.
 let commands: [Command] = [
-    Command(name: "show", summary: "show the animated dot on a DRM display until SIGTERM/SIGINT", run: showCommand),
-    Command(name: "probe", summary: "list DRM devices, connectors, modes, formats and capabilities", run: probeCommand),
-    Command(name: "render", summary: "render one frame of the dot to a PNG", run: renderCommand),
-    Command(name: "demo", summary: "a bus drive over a made-up town: PNG frames and a contact sheet, or --display", run: demoCommand),
-    Command(name: "console-restore", summary: "put a virtual console back into text mode (unit's ExecStopPost)", run: consoleRestoreCommand),
-    Command(name: "watch", summary: "print each fix gpsd reports as one JSON line", run: watchCommand),
-    Command(name: "run", summary: "the daemon: the dot on the display, positions from gpsd (the unit runs it)", run: runCommand),
-    Command(name: "check-config", summary: "validate a configuration and print the effective one", run: checkConfigCommand),
-    Command(name: "bench", summary: "measure the frame path (damage, paint, copy-out) over a textured map", run: benchCommand),
+    Command(usage: showUsage, run: showCommand),
+    Command(usage: probeUsage, run: probeCommand),
+    Command(usage: renderUsage, run: renderCommand),
+    Command(usage: demoUsage, run: demoCommand),
+    Command(usage: consoleRestoreUsage, run: consoleRestoreCommand),
+    Command(usage: watchUsage, run: watchCommand),
+    Command(usage: runUsage, run: runCommand),
+    Command(usage: checkConfigUsage, run: checkConfigCommand),
+    Command(usage: benchUsage, run: benchCommand),
 ]
 
 func usage() -> String {
     var text = "usage: pulsedot COMMAND [OPTIONS]\n\ncommands:\n"
-    for c in commands { text += "  \(c.name.padding(14))\(c.summary)\n" }
-    text += "\n  pulsedot --version\n"
+    for c in commands { text += "  \(c.name.padding(17))\(c.usage.summary)\n" }
+    text += "\n  pulsedot COMMAND --help   that command's options\n  pulsedot --version\n"
     return text
 }
 
@@ -61,5 +56,5 @@ default:
         writeError("pulsedot: unknown command '\(argv[1])'\n" + usage())
         exit(2)
     }
-    exit(command.run(argv[2...]))
+    exit(command.main(argv[2...]))
 }

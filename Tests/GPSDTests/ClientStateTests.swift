@@ -34,6 +34,8 @@ final class ClientStateTests: XCTestCase {
     func testWatchForOneReceiverNamesItAndLongPathsAreRefused() throws {
         XCTAssertEqual(String(decoding: try GPSDClient.watchRequest(device: "/dev/ttyACM0"), as: UTF8.self),
                        "?WATCH={\"enable\":true,\"json\":true,\"device\":\"/dev/ttyACM0\"}\n")
+        XCTAssertEqual(String(decoding: try GPSDClient.watchRequest(device: "/dev/\"a\\b\tc"), as: UTF8.self),
+                       #"?WATCH={"enable":true,"json":true,"device":"/dev/\"a\\b\tc"}"# + "\n", "the path is a JSON string")
         XCTAssertThrowsError(try GPSDClient.watchRequest(device: "/dev/serial/by-id/" + String(repeating: "x", count: 40))) { error in
             XCTAssertTrue("\(error)".contains("too long for gpsd's 80-character watch request"), "\(error)")
         }

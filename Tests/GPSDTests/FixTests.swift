@@ -62,7 +62,7 @@ final class FixTests: XCTestCase {
         XCTAssertNil(Fix(twoD, receivedAt: arrival), "a 2D TPV with altitude but no lat/lon carries no position")
     }
 
-    func testJSONLineExactFormAndEscaping() {
+    func testJSONLineExactFormAndEscaping() throws {
         let fix = Fix(latitude: 44.068843333, longitude: -121.314191667, mode: .twoD, horizontalError: 4.655, track: 0,
                       speed: 1e-05, time: FixTime(secondsSinceEpoch: 2_048_272_000, nanoseconds: 1), device: "/dev/\"odd\"\\\n\u{1}",
                       status: .simulated, receivedAt: arrival)
@@ -70,6 +70,11 @@ final class FixTests: XCTestCase {
         let bare = Fix(latitude: -0.0, longitude: 180, mode: .threeD, receivedAt: arrival)
         XCTAssertEqual(bare.jsonLine, #"{"lat":-0.0,"lon":180.0,"mode":3,"eph":null,"track":null,"speed":null,"time":null,"device":null,"status":"normal"}"#)
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(fix.jsonLine.utf8)))
+        // Only what JSON requires is escaped: a tab gets its short form, DEL and non-ASCII go out as they are.
+        let odd = Fix(latitude: 1, longitude: 2, mode: .threeD, device: "\t\u{7F}\u{1F}ö\r", receivedAt: arrival)
+        XCTAssertTrue(odd.jsonLine.contains("\"device\":\"\\t\u{7F}\\u001fö\\r\""), odd.jsonLine)
+        let decoded = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(odd.jsonLine.utf8)) as? [String: Any])
+        XCTAssertEqual(decoded["device"] as? String, "\t\u{7F}\u{1F}ö\r")
     }
 
     func testStatusNames() {
