@@ -46,9 +46,9 @@ let package = Package(
         // What is drawn when: the dot scene over the map, for one canvas.
         .target(name: "Scene", dependencies: ["Compositor", "Config", "Display", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
-        .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
+        .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Config", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
+        .target(name: "Daemon", dependencies: ["Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
         .target(name: "Bench", dependencies: ["Compositor", "Geo", "LocationDot", "Metrics", "Raster", "Syscall"]),
         // Argument parsing and subcommands only.
@@ -61,10 +61,12 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "TestSupport"]),
-        .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Syscall", "TestSupport"]),
+        .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Display", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
+        // The package's shape: imports declared, dependencies one way, sizes.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Scene", "Positioning", "GPSD"]),
     ]

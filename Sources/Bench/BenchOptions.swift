@@ -1,7 +1,7 @@
 import LocationDot
 import Raster
 
-/// What `pulsedot bench` measures: one scene, one scan-out format, N frames (performance issue 7).
+/// What `pulsedot bench` measures: one scene, one scan-out format, N frames.
 public struct BenchOptions: Equatable, Sendable {
     public enum Scene: String, CaseIterable, Sendable {
         /// The dot still; only the halo animates.

@@ -7,7 +7,7 @@ import Syscall
 /// damage (this frame's and the previous frame's dot) from the background, paint the dot, copy the
 /// damage into one of two scan-out buffers in turn (written, never read) — over a textured map in
 /// RAM. Every frame is computed; nothing is carried from one frame to the next but what the daemon
-/// carries (the shadow frame, last frame's damage).
+/// carries (the canvas, last frame's damage).
 ///
 /// `step` is one frame and nothing else (no hashing, no clock): the unit the callgrind script
 /// counts. It never allocates; the per-frame records are allocated before the first frame.

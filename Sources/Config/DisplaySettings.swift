@@ -31,7 +31,6 @@ public struct DisplaySettings: Sendable {
         }
     }
 
-    /// `update = auto | flip | damage` (the KMS issue chooses between them).
     /// The frame size of `png:` and `none` when no mode is given.
     public static let headlessSize = Mode(width: 1280, height: 800)
 

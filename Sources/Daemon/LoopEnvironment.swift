@@ -1,6 +1,5 @@
 import Config
 import Display
-import Glibc
 import Outputs
 import Positioning
 import Syscall
@@ -63,7 +62,7 @@ public struct LoopEnvironment {
     /// one place the service may write), else the current directory. Several state directories
     /// are separated by colons; the first is ours.
     static func stateDirectory() -> String {
-        guard let value = getenv("STATE_DIRECTORY").map({ String(cString: $0) }), !value.isEmpty else { return "." }
+        guard let value = Environment.value("STATE_DIRECTORY"), !value.isEmpty else { return "." }
         return String(value.split(separator: ":").first ?? Substring(value))
     }
 }

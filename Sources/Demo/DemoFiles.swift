@@ -98,8 +98,6 @@ public struct DemoFiles: Sendable {
     static func writeText(_ text: String, to path: String) throws(SyscallError) {
         let fd = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC)
         defer { fd.close() }
-        var text = text
-        // withUTF8 only rethrows untyped errors: the typed one travels in a Result.
-        _ = try text.withUTF8 { bytes in Result { () throws(SyscallError) -> Int in try fd.write(UnsafeRawBufferPointer(bytes)) } }.get()
+        _ = try text.withUTF8Bytes { (bytes) throws(SyscallError) in try fd.write(bytes) }
     }
 }

@@ -48,6 +48,9 @@ public protocol Display: AnyObject {
 extension Display {
     public var lentBuffer: PixelBuffer? { nil }
     public func recordNextFrame() -> Bool { false }
+    /// A display without events of its own (files, memory) has nothing to poll.
+    public var pollDescriptor: Int32? { nil }
+    public func handleEvents() {}
 }
 
 /// The moment a presented frame shows, and what it shows: displays that keep a record of their

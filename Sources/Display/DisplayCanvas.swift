@@ -1,6 +1,6 @@
 import Raster
-/// A `FrameOutput`'s canvas, kept the one way every output keeps it: the caller's adopted frame
-/// (a renderer that owns its shadow frame, so frames are not copied twice), else an XRGB8888 frame
+/// A `Display`'s canvas, kept the one way every output keeps it: the caller's adopted frame
+/// (a renderer that owns its canvas, so frames are not copied twice), else an XRGB8888 frame
 /// of the output's own, allocated on first use so an output whose caller adopts never allocates
 /// one.
 public struct DisplayCanvas {

@@ -17,9 +17,7 @@ public final class NullDisplay: Display {
     public var scanoutFormat: PixelFormat { .xrgb8888 }
     public var canvas: PixelBuffer { own.buffer() }
     public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-    public var pollDescriptor: Int32? { nil }
     public func start() {}
     public func present(damage: Rect, frame: FrameStamp) {}
-    public func handleEvents() {}
     public func close() {}
 }

@@ -4,7 +4,7 @@ import Raster
 import Syscall
 
 /// The dot's display through a legacy framebuffer (/dev/fb*). As with KMS, everything is drawn
-/// into `canvas`, a RAM shadow frame in logical (rotated) coordinates, and `present(damage:)`
+/// into `canvas`, a canvas in RAM in logical (rotated) coordinates, and `present(damage:)`
 /// copies only what changed into the mapping, which is written and never read.
 ///
 /// When the virtual screen holds two screens and the driver pans, frames alternate between them

@@ -4,7 +4,7 @@ import Syscall
 
 /// What `pulsedot probe` reports about one framebuffer: enough to see whether PulseDot can draw
 /// on it, how (pan or in place, vsync or timer) and, if not, why.
-public struct FramebufferProbe: Sendable {
+public struct FramebufferProbe: JSONReport, Sendable {
     public var path: String
     public var fixed: FixedScreenInfo
     public var variable: VariableScreenInfo
@@ -67,12 +67,6 @@ public struct FramebufferProbe: Sendable {
     }
 
     // MARK: JSON
-
-    public var json: String {
-        var w = JSONWriter(into: "")
-        writeJSON(to: &w)
-        return w.output
-    }
 
     /// The report as one object, written where `writer` is: `pulsedot probe` puts every
     /// framebuffer's in one array.

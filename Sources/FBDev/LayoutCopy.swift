@@ -9,7 +9,7 @@ extension FramebufferLayout {
     public func copy(region: Rect, from shadow: PixelBuffer, to target: PixelBuffer, rotation: Rotation) -> Rect {
         precondition(target.format == container, "a \(self) framebuffer is viewed as \(container), not \(target.format)")
         if isNative { return shadow.copyOut(region: region, to: target, rotation: rotation) }
-        precondition(shadow.format == .xrgb8888, "copy-out reads an xrgb8888 shadow frame, not \(shadow.format)")
+        precondition(shadow.format == .xrgb8888, "copy-out reads an xrgb8888 canvas, not \(shadow.format)")
         let logical = region.intersection(shadow.bounds)
         let phys = rotation.map(rect: logical, logicalWidth: shadow.width, logicalHeight: shadow.height)
             .intersection(target.bounds)

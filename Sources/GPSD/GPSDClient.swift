@@ -44,20 +44,20 @@ public final class GPSDClient {
 
     public let configuration: Configuration
     public private(set) var state: GPSDClientState = .stopped
-    public private(set) var statistics = GPSDStatistics()
+    public internal(set) var statistics = GPSDStatistics()
 
     private var backoff: Backoff
     private let watchRequest: [UInt8]
     private let random: () -> Double
-    private let onEvent: (GPSDEvent) -> Void
+    let onEvent: (GPSDEvent) -> Void
     private var framer: LineFramer
-    private var phase = Phase.idle
+    var phase = Phase.idle
     private let resolver: any HostResolver
     /// A lookup was started and its answer has not come, whether the client still waits for it or
     /// gave up on it: the resolver is occupied until then.
     private var lookupOutstanding = false
 
-    private enum Phase {
+    enum Phase {
         case idle
         case waiting(until: MonotonicInstant)
         case resolving(since: MonotonicInstant)
@@ -65,7 +65,7 @@ public final class GPSDClient {
         case open(FileDescriptor, Session)
     }
 
-    private struct Session {
+    struct Session {
         var connectedAt: MonotonicInstant
         var lastLineAt: MonotonicInstant
         var gotVersion = false
@@ -315,8 +315,7 @@ public final class GPSDClient {
         framer.reset()
         let sent: Int?
         do throws(SyscallError) {
-            // withUnsafeBytes only rethrows untyped errors, so the typed one travels in a Result.
-            sent = try watchRequest.withUnsafeBytes { bytes in Result { () throws(SyscallError) -> Int? in try fd.send(bytes) } }.get()
+            sent = try watchRequest.withBytes { (bytes) throws(SyscallError) in try fd.send(bytes) }
         } catch {
             phase = .open(fd, Session(connectedAt: now, lastLineAt: now))
             lose(error.description, now: now)
@@ -335,7 +334,7 @@ public final class GPSDClient {
     }
 
     /// A connection that was up ended.
-    private func lose(_ reason: String, now: MonotonicInstant) {
+    func lose(_ reason: String, now: MonotonicInstant) {
         if case .open(_, let s) = phase, s.gotVersion || s.knowsDevices,
            s.connectedAt.duration(to: now) >= configuration.stableAfter {
             backoff.reset()
@@ -359,101 +358,9 @@ public final class GPSDClient {
         phase = .idle
     }
 
-    private func report(_ new: GPSDClientState, _ message: String) {
+    func report(_ new: GPSDClientState, _ message: String) {
         guard new != state, state != .stopped || new == .connecting else { return }
         state = new
         onEvent(.stateChanged(new, message: message))
-    }
-
-    // MARK: Lines
-
-    private func process(_ event: LineFramer.Event, now: MonotonicInstant) {
-        guard case .open(let fd, var session) = phase else { return }
-        statistics.linesReceived += 1
-        session.lastLineAt = now
-        switch event {
-        case .oversize(let length):
-            skip(.oversizeLine, "line of \(length) bytes is longer than \(configuration.maximumLineLength)", &session)
-        case .line(let bytes):
-            switch MessageDecoder.decode(bytes) {
-            case .skipped(let reason, let detail): skip(reason, detail, &session)
-            case .message(let message): handle(message, &session, now: now)
-            }
-        }
-        // An event handler may have stopped the client; then there is no session to keep.
-        guard case .open(let current, _) = phase, current == fd else { return }
-        phase = .open(fd, session)
-    }
-
-    private func skip(_ reason: SkipReason, _ detail: String, _ session: inout Session) {
-        statistics.skipped[reason] += 1
-        guard reason.isBadInput, session.warned.insert(reason.rawValue).inserted else { return }
-        onEvent(.warning("gpsd at \(configuration.endpoint): skipped a line: \(detail) (more like it are only counted)"))
-    }
-
-    private func handle(_ message: GPSDMessage, _ session: inout Session, now: MonotonicInstant) {
-        switch message {
-        case .version(let v):
-            session.gotVersion = true
-            report(.connected(release: v.release),
-                   "connected to gpsd \(v.release ?? "(release unknown)") at \(configuration.endpoint)")
-        case .devices(let devices):
-            session.knowsDevices = true
-            session.activeDevices = devices.compactMap { $0.activated == true ? $0.path : nil }.filter(wanted)
-            reportDevices(session)
-        case .device(let d):
-            guard let path = d.path, wanted(path), let activated = d.activated else { return }
-            session.knowsDevices = true
-            if activated {
-                if !session.activeDevices.contains(path) { session.activeDevices.append(path) }
-            } else {
-                session.activeDevices.removeAll { $0 == path }
-            }
-            reportDevices(session)
-        case .watch:
-            break
-        case .tpv(let tpv):
-            if let path = tpv.device {
-                guard wanted(path) else { return }
-                // A receiver that reports is active, even if its DEVICE message went missing.
-                if !session.activeDevices.contains(path) {
-                    session.knowsDevices = true
-                    session.activeDevices.append(path)
-                    reportDevices(session)
-                }
-            }
-            if let fix = Fix(tpv, receivedAt: now) {
-                statistics.fixes += 1
-                onEvent(.fix(fix))
-            } else {
-                statistics.tpvsWithoutFix += 1
-                onEvent(.noFix(tpv))
-            }
-        case .sky(let sky):
-            onEvent(.sky(sky))
-        case .gst(let gst):
-            onEvent(.gst(gst))
-        case .error(let text):
-            onEvent(.warning("gpsd at \(configuration.endpoint) says: \(text)"))
-            // gpsd answers a watch for a receiver it does not have with only this ERROR. It is up
-            // and has no receiver for us: waiting quietly beats reconnecting every silence timeout.
-            // If the receiver appears, gpsd sends DEVICE; should no data follow, the silence
-            // timeout reconnects and the watch is sent again.
-            if !session.knowsDevices {
-                session.knowsDevices = true
-                reportDevices(session)
-            }
-        }
-    }
-
-    private func wanted(_ path: String) -> Bool { configuration.device.map { $0 == path } ?? true }
-
-    private func reportDevices(_ session: Session) {
-        if session.activeDevices.isEmpty {
-            report(.noReceiver, "gpsd at \(configuration.endpoint) is reachable, no receiver")
-        } else {
-            report(.receiving(devices: session.activeDevices),
-                   "gpsd at \(configuration.endpoint): receiving from \(session.activeDevices.joined(separator: ", "))")
-        }
     }
 }

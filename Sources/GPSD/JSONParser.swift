@@ -1,3 +1,5 @@
+import Syscall
+
 /// A strict RFC 8259 parser for one JSON text in a byte buffer. Hand-written instead of
 /// FoundationEssentials' decoder: it reads borrowed bytes without copying the line, reports where a
 /// line went wrong, caps nesting so hostile input cannot exhaust the stack, and builds under
@@ -22,10 +24,7 @@ public struct JSONParser {
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        var copy = text
-        // withUTF8 only rethrows untyped errors, so the typed error travels out in a Result.
-        let result = copy.withUTF8 { buf in Result { () throws(JSONSyntaxError) -> JSONValue in try parse(UnsafeRawBufferPointer(buf)) } }
-        return try result.get()
+        try text.withUTF8Bytes { (bytes) throws(JSONSyntaxError) in try parse(bytes) }
     }
 
     private func error(_ problem: String) -> JSONSyntaxError { JSONSyntaxError(offset: position, problem: problem) }

@@ -1,4 +1,5 @@
 import Glibc
+import Syscall
 
 /// Cuts a byte stream into lines. Bytes are read straight into the framer's own fixed buffer, so
 /// memory never grows with what the peer sends: a line longer than `maximumLineLength` is thrown
@@ -56,15 +57,11 @@ public struct LineFramer {
         _ fill: (UnsafeMutableRawBufferPointer) throws(E) -> Int?,
         _ handle: (Event) -> Void
     ) throws(E) -> Int? {
-        // withUnsafeMutableBytes only rethrows untyped errors, so the typed one travels in a Result.
         let start = filled
-        let result = storage.withUnsafeMutableBytes { raw in
+        let count = try storage.withMutableBytes { (raw) throws(E) -> Int? in
             let room = min(raw.count - start, limit)
-            return Result { () throws(E) -> Int? in
-                try fill(UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + room)]))
-            }
+            return try fill(UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + room)]))
         }
-        let count = try result.get()
         guard let count, count > 0 else { return count }
         scan(newBytes: count, handle)
         return count

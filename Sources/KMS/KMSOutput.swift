@@ -4,7 +4,7 @@ import Raster
 import Syscall
 
 /// The dot's display through DRM/KMS dumb buffers. Everything is drawn into `canvas`, a RAM
-/// shadow frame in logical (rotated) coordinates; `present(damage:)` copies only what changed into
+/// canvas in logical (rotated) coordinates; `present(damage:)` copies only what changed into
 /// scan-out memory, which is written and never read (uncached, write-combined mappings).
 ///
 /// Life: `Discovery.open` (choose card, connector, mode, CRTC, format; allocate) → draw the first

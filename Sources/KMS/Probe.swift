@@ -5,7 +5,7 @@ import Syscall
 
 /// What `pulsedot probe` reports about one card: everything needed to pick a connector, a mode,
 /// a format and an update strategy, or to see why none works.
-public struct CardProbe: Sendable {
+public struct CardProbe: JSONReport, Sendable {
     public struct Crtc: Sendable {
         public var info: CrtcInfo
         /// 0: a vblank query worked; else the errno (EOPNOTSUPP: the driver has no vblank;
@@ -98,12 +98,6 @@ public struct CardProbe: Sendable {
     }
 
     // MARK: JSON
-
-    public var json: String {
-        var w = JSONWriter(into: "")
-        writeJSON(to: &w)
-        return w.output
-    }
 
     /// The report as one object, written where `writer` is: `pulsedot probe` puts every card's in
     /// one array.

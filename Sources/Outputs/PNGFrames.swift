@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 import PNG
 import Systemd
 import Display
@@ -48,9 +49,7 @@ public final class PNGFrames: Display {
     public var scanoutFormat: PixelFormat { .xrgb8888 }
     public var canvas: PixelBuffer { own.buffer() }
     public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-    public var pollDescriptor: Int32? { nil }
     public func start() {}
-    public func handleEvents() {}
     public func close() {}
 
     public func recordNextFrame() -> Bool {
@@ -95,22 +94,22 @@ public final class PNGFrames: Display {
         let path = directory + "/" + name
         try PNGWrite.frame(frame, to: path)
         let line = Array((Self.jsonLine(file: name, stamp: stamp) + "\n").utf8)
-        // withUnsafeBytes only rethrows untyped errors: the typed one travels in a Result.
-        _ = try line.withUnsafeBytes { bytes in Result { () throws(SyscallError) -> Int in try index.write(bytes) } }.get()
+        _ = try line.withBytes { (bytes) throws(SyscallError) in try index.write(bytes) }
         return path
     }
 
     static func jsonLine(file: String, stamp: FrameStamp) -> String {
-        func number(_ v: Double?) -> String {
-            guard let v, v.isFinite else { return "null" }
-            return "\(v)"
+        JSONWriter.object { w in
+            w.field("file", file)
+            w.field("t", stamp.sinceStart)
+            w.field("state", stamp.state)
+            w.field("lat", stamp.latitude)
+            w.field("lon", stamp.longitude)
+            w.field("x", stamp.x)
+            w.field("y", stamp.y)
+            w.field("accuracyPx", stamp.accuracyRadiusPx)
+            w.field("heading", stamp.heading)
         }
-        var out = "{\"file\":\"\(file)\",\"t\":\(number(stamp.sinceStart)),\"state\":\"\(stamp.state)\""
-        out += ",\"lat\":\(number(stamp.latitude)),\"lon\":\(number(stamp.longitude))"
-        out += ",\"x\":\(number(stamp.x)),\"y\":\(number(stamp.y))"
-        out += ",\"accuracyPx\":\(number(stamp.accuracyRadiusPx))"
-        out += ",\"heading\":\(number(stamp.heading))}"
-        return out
     }
 
     static func padded(_ n: Int) -> String {

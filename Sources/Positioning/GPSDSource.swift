@@ -1,6 +1,5 @@
 import Config
 import GPSD
-import PNG
 import Syscall
 
 /// Fixes from gpsd through the reconnecting client.

@@ -145,7 +145,13 @@ enum BlendSpans {
     @inline(__always)
     static func blend4(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>,
                        _ alpha: SIMD4<UInt8>, _ paint: SolidPaint) {
-        let a = spread(alpha)
+        blendSpread(src, dst, spread(alpha), paint)
+    }
+
+    /// Four pixels over `src` into `dst` with `paint` at the spread alphas `a` (0…255 per lane).
+    @inline(__always)
+    static func blendSpread(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>,
+                            _ a: SIMD8<UInt16>, _ paint: SolidPaint) {
         let prb = unsafeBitCast(SIMD4<UInt32>(repeating: paint.rb), to: SIMD8<UInt16>.self)
         let pxg = unsafeBitCast(SIMD4<UInt32>(repeating: paint.xg), to: SIMD8<UInt16>.self)
         let v = UnsafeRawPointer(src).loadUnaligned(as: SIMD8<UInt16>.self)
@@ -162,13 +168,7 @@ enum BlendSpans {
         if paint.alpha != 255 {
             a = mulhi257(a &* SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: paint.alpha)) &+ 128)
         }
-        let prb = unsafeBitCast(SIMD4<UInt32>(repeating: paint.rb), to: SIMD8<UInt16>.self)
-        let pxg = unsafeBitCast(SIMD4<UInt32>(repeating: paint.xg), to: SIMD8<UInt16>.self)
-        let v = UnsafeRawPointer(src).loadUnaligned(as: SIMD8<UInt16>.self)
-        let inv = low &- a
-        let rb = mulhi257((v & low) &* inv &+ prb &* a &+ 128)
-        let xg = mulhi257((v &>> 8) &* inv &+ pxg &* a &+ 128)
-        UnsafeMutableRawPointer(dst).storeBytes(of: rb | (xg &<< 8), as: SIMD8<UInt16>.self)
+        blendSpread(src, dst, a, paint)
     }
 
     @inline(never)

@@ -1,14 +1,14 @@
-/// Copy-out: the one place a finished XRGB8888 shadow frame reaches a scan-out buffer (a dumb
+/// Copy-out: the one place a finished XRGB8888 canvas reaches a scan-out buffer (a dumb
 /// buffer, an fbdev mapping, a PNG frame). The target is only ever written, never read — scan-out
 /// memory is often uncached or write-combined — and it is written row by row in its own order, so
-/// rotated copies read the shadow frame sideways rather than scatter writes.
+/// rotated copies read the canvas sideways rather than scatter writes.
 extension PixelBuffer {
     /// Copies logical `region` of this XRGB8888 frame into `target` (any stride, xrgb8888 or
     /// rgb565), turned by `rotation`; the panel is `rotation.physicalSize` of this frame.
     /// Returns the panel rectangle written (what a DirtyFB clip needs), clipped to `target`.
     @discardableResult
     public func copyOut(region: Rect, to target: PixelBuffer, rotation: Rotation = .r0) -> Rect {
-        precondition(format == .xrgb8888, "copy-out reads an xrgb8888 shadow frame, not \(format)")
+        precondition(format == .xrgb8888, "copy-out reads an xrgb8888 canvas, not \(format)")
         let logical = region.intersection(bounds)
         let phys = rotation.map(rect: logical, logicalWidth: width, logicalHeight: height)
             .intersection(target.bounds)

@@ -37,7 +37,7 @@ public struct PixelBuffer: @unchecked Sendable {
     public func row(_ y: Int) -> UnsafeMutableRawPointer { base + y * stride }
 }
 
-/// A frame in RAM that owns its pixels: the shadow frame everything is drawn into, a decoded map,
+/// A frame in RAM that owns its pixels: the canvas everything is drawn into, a decoded map,
 /// a rendered PNG. Allocated once; drawing into it never allocates.
 public final class OwnedPixelBuffer: @unchecked Sendable {
     public let buffer: PixelBuffer

@@ -45,7 +45,7 @@ public final class SceneView {
     @discardableResult
     public func add(_ fix: Fix) -> SceneNote? { scene.add(fix) }
 
-    /// Draws the frame at `now` (monotonic seconds) into the renderer's shadow frame and returns
+    /// Draws the frame at `now` (monotonic seconds) into the renderer's canvas and returns
     /// the rectangle that changed: the dot's old and new places, or the whole canvas when the
     /// view moved over a map image. Allocates nothing.
     public func draw(at now: Double) -> Rect {

@@ -43,7 +43,7 @@ public struct SystemdNotifier: Sendable {
 
     /// From this process's environment.
     public static func fromEnvironment() throws(SetupError) -> SystemdNotifier? {
-        func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        func env(_ name: String) -> String? { Environment.value(name) }
         return try SystemdNotifier(notifySocket: env("NOTIFY_SOCKET"), watchdogUsec: env("WATCHDOG_USEC"),
                                    watchdogPid: env("WATCHDOG_PID"), pid: getpid())
     }
@@ -53,11 +53,7 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func send(_ lines: [String]) throws(SyscallError) -> Bool {
         let bytes = Array(lines.joined(separator: "\n").utf8)
-        // withUnsafeBytes only rethrows untyped errors: carry the typed one out in a Result.
-        let sent = bytes.withUnsafeBytes { buffer in
-            Result { () throws(SyscallError) -> Int? in try socket.send(buffer, to: address) }
-        }
-        return try sent.get() != nil
+        return try bytes.withBytes { (buffer) throws(SyscallError) in try socket.send(buffer, to: address) } != nil
     }
 
     /// `READY=1` once initialised — also when no display is there yet (say so in `status`).

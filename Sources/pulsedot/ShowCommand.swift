@@ -7,7 +7,6 @@ import Glibc
 import KMS
 import LocationDot
 import Outputs
-import PNG
 import Raster
 import Scene
 import Syscall

@@ -1,7 +1,6 @@
 import Config
 import GPSD
 import Glibc
-import PNG
 import Syscall
 
 // `pulsedot watch`: the gpsd client on its own, printing each accepted fix as one normalised JSON
@@ -93,14 +92,10 @@ private func runWatch(_ configuration: GPSDClient.Configuration, count: Int, tim
 
 /// stdout without buffering: each fix is visible to a reader as soon as it is printed.
 private func writeOut(_ text: String) {
-    var text = text
-    text.withUTF8 { buf in
-        var done = 0
-        while done < buf.count {
-            let n = Glibc.write(1, buf.baseAddress! + done, buf.count - done)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { exit(errno == EPIPE ? 0 : 1) }
-            done += n
-        }
+    do {
+        _ = try text.withUTF8Bytes { (bytes) throws(SyscallError) in try FileDescriptor(rawValue: 1, name: "stdout").write(bytes) }
+    } catch {
+        // The reader went away (`| head`): that is the end of watching, not a failure.
+        exit(error.errno == EPIPE ? 0 : 1)
     }
 }

@@ -1,6 +1,6 @@
 import Daemon
 import Glibc
-import PNG
+import Syscall
 
 // `pulsedot COMMAND [OPTIONS]`: argument parsing and dispatch only; the work lives in the targets.
 
@@ -35,8 +35,8 @@ func fail(_ message: String) -> Int32 {
 }
 
 func writeError(_ text: String) {
-    var text = text
-    text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    // A message that cannot be written (stderr closed) has nowhere else to go.
+    _ = try? text.withUTF8Bytes { (bytes) throws(SyscallError) in try FileDescriptor(rawValue: 2, name: "stderr").write(bytes) }
 }
 
 let argv = CommandLine.arguments

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import XCTest
 
-/// A kiosk is reloaded many times over its life: each SIGHUP builds a new view (shadow frame, map
+/// A kiosk is reloaded many times over its life: each SIGHUP builds a new view (canvas, map
 /// window) and frees the old one, and the daemon's anonymous memory must not ratchet up with it.
 final class RunReloadMemoryTests: XCTestCase {
     func testReloadsDoNotGrowAnonymousMemory() throws {

@@ -97,7 +97,7 @@ final class OutputLifecycleTests: XCTestCase {
 }
 
 final class AdoptedCanvasTests: XCTestCase {
-    /// A renderer that owns its shadow frame hands it over: the output copies from it, not from a
+    /// A renderer that owns its canvas hands it over: the output copies from it, not from a
     /// frame of its own.
     func testAnAdoptedFrameIsWhatReachesThePanel() throws {
         let card = FakeCard.simple(orientation: .upsideDown)
