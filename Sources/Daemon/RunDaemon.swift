@@ -34,6 +34,9 @@ public final class RunDaemon {
     var waiting: any LoopWaiting { environment.waiting }
     var notifier: SystemdNotifier? { environment.notifier }
     var watchdog: WatchdogCadence?
+    /// A due ping was withheld because no frames are being drawn: until one is, the next frame
+    /// (not the watchdog's deadline) is what wakes the loop.
+    var watchdogWithheld = false
     var configuration: Configuration
     var settings: Settings { configuration.settings }
     var source: (any PositionSource)!
@@ -93,7 +96,7 @@ public final class RunDaemon {
             let wakeup: Wakeup
             do {
                 wakeup = try waiting.wait(frames: display.driven != nil, display: display.driven?.display.pollDescriptor,
-                                          source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline(now: waiting.now()))
+                                          source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline())
             } catch {
                 log.error("\(error)")
                 shutdown()
@@ -113,11 +116,10 @@ public final class RunDaemon {
         return 0
     }
 
-    private func nextDeadline(now: MonotonicInstant) -> MonotonicInstant? {
+    private func nextDeadline() -> MonotonicInstant? {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
-        // A ping still due after this turn was withheld (no frames drawn): the next frame wakes
-        // the loop, and a deadline in the past would only spin it.
-        if let watchdog, !watchdog.isDue(at: now) { next = Poll.earliest(next, watchdog.nextDue) }
+        // A withheld ping's deadline is past: folded in, it would only spin the loop.
+        if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
         return Poll.earliest(next, display.retryAt)
     }
 

@@ -58,7 +58,9 @@ extension RunDaemon {
     }
 
     func pingWatchdog(now: MonotonicInstant) {
-        guard var cadence = watchdog, cadence.isDue(at: now), isHealthy(now: now) else { return }
+        guard var cadence = watchdog, cadence.isDue(at: now) else { return }
+        watchdogWithheld = !isHealthy(now: now)
+        if watchdogWithheld { return }
         notify { n throws(SyscallError) in try n.watchdog() }
         cadence.sent(at: now)
         watchdog = cadence

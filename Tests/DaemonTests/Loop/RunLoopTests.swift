@@ -128,8 +128,19 @@ final class RunLoopTests: XCTestCase {
         h.waiting.signal(SIGTERM, at: 9)
         XCTAssertEqual(try h.run(), 0)
         let pings = h.notified("WATCHDOG=1")
-        XCTAssertEqual(pings.filter { $0 < 4.05 }.count, 4, "one per second (half of WATCHDOG_USEC): \(pings)")
+        XCTAssertEqual(pings.filter { $0 < 4.05 }, [0, 1, 2, 3, 4], "at READY=1, then once a second (half of WATCHDOG_USEC)")
         XCTAssertTrue(pings.allSatisfy { $0 <= 6.05 }, "no ping once frames have stopped for 2 s: \(pings)")
+    }
+
+    func testTheWatchdogIsPingedFromTheStartWhileWaitingForADisplay() throws {
+        let h = try LoopHarness(config: Self.base, watchdogUsec: "400000")
+        h.displayUnavailable = .init(description: "no DRM device", recovery: .retry)
+        h.waiting.signal(SIGTERM, at: 3)
+        XCTAssertEqual(try h.run(), 0)
+        let pings = h.notified("WATCHDOG=1")
+        // Every 0.2 s from READY=1 on, not only once the display's first retry wakes the loop.
+        XCTAssertEqual(pings.first, 0, "\(pings)")
+        XCTAssertEqual(pings.count, 16, "at 0, 0.2, … 3.0 s: \(pings)")
     }
 
     func testSIGUSR1GoesIntoADisplaysOwnRecordWhenItKeepsFrames() throws {
