@@ -4,7 +4,8 @@
 // `pulsedot_frame_begin`/`_end` around each frame step so the instruction-counting QEMU plugin
 // (insn-count.c) counts frames alone. Embedded Swift has no command line: the configurations
 // come from the environment variable ARM_BENCH, separated by ';', each
-// "scene format WxH scale look frames" (e.g. "moving xrgb8888 1920x1080 1 stock 180").
+// "scene format WxH scale look frames" (e.g. "moving xrgb8888 1920x1080 1 stock 180"). Each result
+// line ends with the heap allocations made inside frames after the two first.
 import FrameBench
 import Raster
 
@@ -16,6 +17,7 @@ import Raster
 /// hashing between frames is not counted. In C (markers.c), so the calls stay calls.
 @_extern(c, "pulsedot_frame_begin") func frameBegin(_ frame: Int)
 @_extern(c, "pulsedot_frame_end") func frameEnd(_ frame: Int)
+@_extern(c, "pulsedot_frame_allocations") func frameAllocations() -> Int
 
 func write(_ text: String) {
     for b in text.utf8 { _ = c_putchar(Int32(b)) }
@@ -77,13 +79,17 @@ struct ArmBench {
                 continue
             }
             var combined = BenchHash.offset
+            var before = frameAllocations()
             for n in 0..<c.options.frames {
+                // The two first frames (full redraws, one per scan-out buffer) may still grow scratch.
+                if n == 2 { before = frameAllocations() }
                 frameBegin(n)
                 _ = frames.step(n)
                 frameEnd(n)
                 combined = (combined ^ frames.hash(n)) &* BenchHash.prime
             }
-            write(c.text + " " + hex(combined) + "\n")
+            let allocations = frameAllocations() - before
+            write(c.text + " " + hex(combined) + " allocations " + String(allocations) + "\n")
         }
     }
 }
