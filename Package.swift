@@ -50,9 +50,12 @@ let package = Package(
         // The run loop: one poll over clock, signals, display and source.
         .target(name: "Daemon", dependencies: ["Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
-        .target(name: "Bench", dependencies: ["Compositor", "Geo", "LocationDot", "Metrics", "Raster", "Syscall"]),
+        // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
+        // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).
+        .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
+        .target(name: "Bench", dependencies: ["Compositor", "FrameBench", "LocationDot", "Metrics", "Raster", "Syscall"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),

@@ -1,3 +1,4 @@
+import FrameBench
 import Metrics
 import Syscall
 

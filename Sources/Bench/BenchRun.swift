@@ -1,4 +1,5 @@
 import Compositor
+import FrameBench
 import LocationDot
 import Raster
 import Syscall
@@ -13,13 +14,8 @@ import Syscall
 /// counts. It never allocates; the per-frame records are allocated before the first frame.
 public final class BenchRun {
     public let options: BenchOptions
-    public let scene: BenchScene
-    let map: OwnedPixelBuffer
-    let renderer: FrameRenderer
-    /// The two "scan-out" buffers, written alternately like a flipping KMS output.
-    let targets: [OwnedPixelBuffer]
-    private var damage: Damage
-    private let clock: DotClock
+    public let frames: BenchFrames
+    public var scene: BenchScene { frames.scene }
 
     /// Per frame: pixels redrawn in the canvas, pixels copied out, wall time, hash.
     public private(set) var touched: [Int]
@@ -35,23 +31,12 @@ public final class BenchRun {
 
     public init(_ options: BenchOptions, verify: Bool = false) throws {
         self.options = options
-        scene = try BenchScene(options)
-        map = BenchBackground.make(width: scene.mapWidth, height: scene.mapHeight)
-        renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
-                                     scale: options.scale, background: .frame(map))
-        targets = (0..<2).map { _ in OwnedPixelBuffer(width: options.width, height: options.height, format: options.format) }
-        damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
-        clock = DotClock(style: options.style)
+        frames = try BenchFrames(options)
         touched = [Int](repeating: 0, count: options.frames)
         copied = [Int](repeating: 0, count: options.frames)
         nanoseconds = [Int64](repeating: 0, count: options.frames)
         hashes = [UInt64](repeating: 0, count: options.frames)
-        reference = verify ? BenchReference(options, scene: scene, map: map) : nil
-        if options.scene == .copy {
-            // The picture the copy scene copies: frame 0, drawn once.
-            let f = scene.frame(0)
-            renderer.render(clock.appearance(at: 0), centerX: f.x, centerY: f.y)
-        }
+        reference = verify ? BenchReference(options, scene: frames.scene, map: frames.map) : nil
     }
 
     /// Runs every frame, timing each, hashing what reached the scan-out buffer, and (with
@@ -64,7 +49,7 @@ public final class BenchRun {
             touched[n] = r.touched
             copied[n] = r.copied
             nanoseconds[n] = end.nanoseconds - start.nanoseconds
-            hashes[n] = BenchHash.frame(targets[n & 1].buffer)
+            hashes[n] = frames.hash(n)
             if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
                 mismatches += 1
                 if firstMismatch == nil { firstMismatch = n }
@@ -72,25 +57,9 @@ public final class BenchRun {
         }
     }
 
-    /// One frame: the unit the benchmark measures. Returns the pixels redrawn in the canvas
-    /// and the pixels copied into the scan-out buffer.
+    /// One frame (`BenchFrames.step`): the unit `deploy/bench-callgrind` counts.
     @inline(never)
-    public func step(_ n: Int) -> (touched: Int, copied: Int) {
-        let target = targets[n & 1].buffer
-        if options.scene == .copy {
-            return (0, renderer.copyOut(renderer.bounds, to: target).area)
-        }
-        let f = scene.frame(n)
-        if options.scene == .pan {
-            renderer.scrollBackground(toX: f.originX, y: f.originY)
-            renderer.invalidate()
-        }
-        let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: f.x, centerY: f.y)
-        damage.add(changed)
-        let written = renderer.copyOut(damage.union, to: target)
-        damage.endFrame()
-        return (changed.area, written.area)
-    }
+    public func step(_ n: Int) -> (touched: Int, copied: Int) { frames.step(n) }
 }
 
 /// The straightforward path `--verify` holds the fast one against: every frame drawn from scratch
@@ -135,36 +104,5 @@ final class BenchReference {
             }
         }
         return BenchHash.frame(out.buffer)
-    }
-}
-
-/// FNV-1a 64 over a frame's visible bytes, 8 at a time (X bytes included: the fast and the
-/// reference path must agree on them too).
-enum BenchHash {
-    static let offset: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    static func frame(_ b: PixelBuffer) -> UInt64 {
-        var h = offset
-        let bytes = b.width * b.format.bytesPerPixel
-        for y in 0..<b.height {
-            let row = b.row(y)
-            var i = 0
-            while i + 8 <= bytes {
-                h = (h ^ row.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* prime
-                i += 8
-            }
-            while i < bytes {
-                h = (h ^ UInt64(row.load(fromByteOffset: i, as: UInt8.self))) &* prime
-                i += 1
-            }
-        }
-        return h
-    }
-
-    static func combine(_ hashes: [UInt64]) -> UInt64 {
-        var h = offset
-        for v in hashes { h = (h ^ v) &* prime }
-        return h
     }
 }

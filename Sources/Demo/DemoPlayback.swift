@@ -14,7 +14,7 @@ import Systemd
 /// every run gives the same pictures. It writes what `output = png:DIR` writes — PNG frames at
 /// `pngFps` and `frames.jsonl` saying what each shows — plus a contact sheet of chosen moments
 /// (moving, stopped, stale, the fix again) and the dot's cycle (`dot-cycle.png`).
-public struct DriveDemo {
+public struct DemoPlayback {
     public let files: DemoFiles
     /// `--set` overrides, applied after `demo.conf` as the daemon would.
     public let overrides: [String]

@@ -53,10 +53,11 @@ extension DotPainter {
         func fill(_ d: Disc, _ paint: SolidPaint) -> DotLayout.Fill? {
             paint.alpha == 0 || d.radius256 == 0 || discs.bounds(d).isEmpty ? nil : DotLayout.Fill(disc: d, paint: paint)
         }
-        /// A mask centred on the dot, scaled by `spriteScale` × pop and turned by (sin, cos).
+        /// A mask centred on the dot, scaled by `spriteScale` × pop and turned by (sin, cos). The Q16
+        /// scale is Int64: imageScale has no lower bound, so it may pass 2^31.
         func sprite(_ m: SpriteMask, sin: Int = 0, cos: Int = 65536) -> SpritePlacement {
             SpritePlacement(sourceX: m.width * 128, sourceY: m.height * 128, destX: cx, destY: cy,
-                            scale: Int((scale / style.imageScale * pop * 65536).rounded()), sin: sin, cos: cos)
+                            scale: Int64((scale / style.imageScale * pop * 65536).rounded()), sin: sin, cos: cos)
         }
 
         if a.accuracyRadiusPx > 0 {
@@ -73,14 +74,14 @@ extension DotPainter {
         }
         // The ring disc and its shadow.
         let ringColor = a.ringOnly ? style.staleColor : style.outerColor
-        let ring = Disc(centerX256: cx, centerY256: cy, radius256: (ringRadius256 * pop16 + 32768) >> 16)
+        let ring = Disc(centerX256: cx, centerY256: cy, radius256: Self.popScaled(ringRadius256, pop16))
         let ringPaint = SolidPaint(ringColor, opacity: groupAlpha)
         if groupAlpha > 0 && pop16 > 0 {
             var g = DotLayout.Group(ring: ring, ringColor: ringColor, ringPaint: ringPaint, shadowPhase: nil,
                                     shadowSprite: nil, shadowBounds: .empty, bounds: ringPaint.alpha > 0 ? discs.bounds(ring) : .empty)
             if let masks = shadow {
-                let sx = cx + ((shadowOffsetX256 * pop16 + 32768) >> 16)
-                let sy = cy + ((shadowOffsetY256 * pop16 + 32768) >> 16)
+                let sx = cx + Self.popScaled(shadowOffsetX256, pop16)
+                let sy = cy + Self.popScaled(shadowOffsetY256, pop16)
                 g.shadowX256 = sx
                 g.shadowY256 = sy
                 if pop16 == 65536 {
@@ -89,7 +90,7 @@ extension DotPainter {
                     g.shadowBounds = p.box
                 } else {
                     let s = SpritePlacement(sourceX: masks.margin * 256, sourceY: masks.margin * 256,
-                                            destX: sx, destY: sy, scale: pop16)
+                                            destX: sx, destY: sy, scale: Int64(pop16))
                     g.shadowSprite = s
                     g.shadowBounds = s.bounds(width: masks.size, height: masks.size)
                 }
@@ -115,6 +116,14 @@ extension DotPainter {
         if let s = l.image, let m = image { b = b.union(s.bounds(width: m.width, height: m.height)) }
         l.bounds = b
         return l
+    }
+
+    /// A Q8 length (|v| ≤ Fixed.limit ≈ 2^23) times a Q16 pop scale (≤ maxPop16 = 2^18), rounded
+    /// back to Q8. The product reaches 2^41 — past a 32-bit Int already for a 3× ring at the
+    /// clamp — so it is taken in Int64; the result (≤ 4·|v| < 2^25) fits any Int.
+    @inline(__always)
+    static func popScaled(_ v: Int, _ pop16: Int) -> Int {
+        Int(truncatingIfNeeded: (Int64(v) * Int64(pop16) + 32768) >> 16)
     }
 
     /// `a` moved toward `b` by t/256, every channel (alpha too) rounded.

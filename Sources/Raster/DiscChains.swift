@@ -4,13 +4,14 @@ extension DiscRasterizer {
     /// The columns (from the clip's left edge) a monotone piece from absolute x `xa` to `xb` passes:
     /// the ones `columns` and `piece` visit.
     @inline(__always)
-    static func columnRange(_ xa: Int, _ xb: Int, rightward: Bool) -> (lo: Int, hi: Int) {
+    static func columnRange(_ xa: Int64, _ xb: Int64, rightward: Bool) -> (lo: Int, hi: Int) {
+        // Columns of a clip, so well within Int on every CPU.
         if rightward {
-            let lo = xa >> 8
-            return (lo, Swift.max(lo, (xb &- 1) >> 8))
+            let lo = Int(truncatingIfNeeded: xa >> 8)
+            return (lo, Swift.max(lo, Int(truncatingIfNeeded: (xb &- 1) >> 8)))
         }
-        let hi = xa == xb ? xa >> 8 : (xa &- 1) >> 8
-        return (Swift.min(hi, xb >> 8), hi)
+        let hi = Int(truncatingIfNeeded: xa == xb ? xa >> 8 : (xa &- 1) >> 8)
+        return (Swift.min(hi, Int(truncatingIfNeeded: xb >> 8)), hi)
     }
 
     /// A whole row of one chain, monotone and inside the clip: the coverage of every column p it
@@ -21,16 +22,16 @@ extension DiscRasterizer {
     /// store here, a difference-array update there) cost measurably more instructions per frame.
     @inline(__always)
     func columns<Side: ChainSide>(_: Side.Type, _ a: ChainPoint, _ b: ChainPoint, upper: Bool,
-                                  cx: Int, into coverage: UnsafeMutablePointer<UInt8>) {
+                                  cx: Int64, into coverage: UnsafeMutablePointer<UInt8>) {
         let chainX = self.chainX, chainY = self.chainY, inverse = self.inverseSlope, prefix = self.prefix
         let mirror = Side.mirror
         let cx2 = cx &<< 1
-        @inline(__always) func X(_ x: Int) -> Int { mirror ? cx &- x : cx &+ x }
-        @inline(__always) func integral(_ y: Int, _ s: Int) -> Int { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
+        @inline(__always) func X(_ x: Int64) -> Int64 { mirror ? cx &- x : cx &+ x }
+        @inline(__always) func integral(_ y: Int64, _ s: Int64) -> Int64 { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
         /// `right`: twice the area right of the chain in column p over the whole row.
-        @inline(__always) func store(_ p: Int, _ right: Int) {
-            let c = min(max(mirror ? Int(Self.full) &- right : right, 0), Int(Self.full))
-            coverage[p] = UInt8(truncatingIfNeeded: (c &* 255 &+ Int(Self.full >> 1)) >> 17)
+        @inline(__always) func store(_ p: Int64, _ right: Int64) {
+            let c = min(max(mirror ? Int64(Self.full) &- right : right, 0), Int64(Self.full))
+            coverage[Int(truncatingIfNeeded: p)] = UInt8(truncatingIfNeeded: (c &* 255 &+ Int64(Self.full >> 1)) >> 17)
         }
         let xa = X(a.x), xb = X(b.x)
         let yTop = a.y, yEnd = b.y, eEnd = b.edge
@@ -84,30 +85,32 @@ extension DiscRasterizer {
     /// into index 0; columns right of it land on index `width` (outside, but it keeps the window
     /// reaching the clip's end).
     @inline(__always)
-    func piece<Side: ChainSide>(_: Side.Type, _ a: ChainPoint, _ b: ChainPoint, upper: Bool, cx: Int,
+    func piece<Side: ChainSide>(_: Side.Type, _ a: ChainPoint, _ b: ChainPoint, upper: Bool, cx: Int64,
                                         width: Int, _ w: inout Window) {
         if b.y <= a.y { return }
         let chainX = self.chainX, chainY = self.chainY, inverse = self.inverseSlope, prefix = self.prefix
         let delta = self.delta
         let mirror = Side.mirror
         let cx2 = cx &<< 1
+        let width64 = Int64(width)
         // Absolute position (from the clip's left edge) and twice the area integral of it.
-        @inline(__always) func X(_ x: Int) -> Int { mirror ? cx &- x : cx &+ x }
-        @inline(__always) func integral(_ y: Int, _ s: Int) -> Int { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
-        @inline(__always) func add(_ i: Int, _ v: Int) {
+        @inline(__always) func X(_ x: Int64) -> Int64 { mirror ? cx &- x : cx &+ x }
+        @inline(__always) func integral(_ y: Int64, _ s: Int64) -> Int64 { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
+        @inline(__always) func add(_ i: Int64, _ v: Int64) {
+            let i = Int(truncatingIfNeeded: i)
             delta[i] = mirror ? delta[i] &- Int32(truncatingIfNeeded: v) : delta[i] &+ Int32(truncatingIfNeeded: v)
         }
         /// Height `h` of the chain in column `p`, twice its area integral there being `area`.
-        @inline(__always) func emit(_ p: Int, _ h: Int, _ area: Int) {
-            if UInt(bitPattern: p) < UInt(bitPattern: width) {
+        @inline(__always) func emit(_ p: Int64, _ h: Int64, _ area: Int64) {
+            if UInt64(bitPattern: p) < UInt64(bitPattern: width64) {
                 let right = ((p &+ 1) &<< 9) &* h &- area  // twice the area right of the chain in column p
                 add(p, right)
                 add(p &+ 1, (h &<< 9) &- right)
             } else {
-                add(p < 0 ? 0 : width, h &<< 9)
+                add(p < 0 ? 0 : width64, h &<< 9)
             }
         }
-        @inline(__always) func clamped(_ p: Int) -> Int { p < 0 ? 0 : p > width ? width : p }
+        @inline(__always) func clamped(_ p: Int64) -> Int { Int(truncatingIfNeeded: p < 0 ? 0 : p > width64 ? width64 : p) }
         let xa = X(a.x), xb = X(b.x)
         let yEnd = b.y, eEnd = b.edge
         var u = a.y, iu = integral(a.y, a.area)
@@ -167,9 +170,9 @@ enum RightChain: ChainSide { static var mirror: Bool { true } }
 /// twice its area integral from the top vertex.
 struct ChainPoint {
     var edge: Int
-    var y: Int
-    var x: Int
-    var area: Int
+    var y: Int64
+    var x: Int64
+    var area: Int64
 }
 
 /// The pixel columns (relative to the clip) a row's chain wrote into the difference array.

@@ -31,12 +31,13 @@ public final class DiscRasterizer {
     // The current disc's left chain, from the top vertex down to the bottom one, relative to the
     // centre in 1/256 px (x ≤ 0), each edge's dx/dy and dy/dx in Q16, and twice the area between
     // the chain and the vertical through the centre down to each vertex (Σ dy·(x₀ + x₁), ≤ 0).
-    // The right chain is its mirror.
-    let chainX: UnsafeMutablePointer<Int>
-    let chainY: UnsafeMutablePointer<Int>
-    let slope: UnsafeMutablePointer<Int>
-    let inverseSlope: UnsafeMutablePointer<Int>
-    let prefix: UnsafeMutablePointer<Int>
+    // The right chain is its mirror. Positions reach 2^24, slopes 2^39 and areas 2^48: the chain
+    // and everything computed from it is Int64 on every CPU.
+    let chainX: UnsafeMutablePointer<Int64>
+    let chainY: UnsafeMutablePointer<Int64>
+    let slope: UnsafeMutablePointer<Int64>
+    let inverseSlope: UnsafeMutablePointer<Int64>
+    let prefix: UnsafeMutablePointer<Int64>
     @exclusivity(unchecked) var edges = 0
     /// The leftmost vertex: above it the left chain runs leftwards, below it rightwards.
     @exclusivity(unchecked) var turn = 0
@@ -109,8 +110,8 @@ public final class DiscRasterizer {
         var leftmost = 0
         for j in 0...half {
             let (s, c) = poly.unit(j)
-            chainX[j] = -((rho &* s &+ (1 << 29)) >> 30)
-            chainY[j] = -((rho &* c &+ (1 << 29)) >> 30)
+            chainX[j] = -((Int64(rho) &* s &+ (1 << 29)) >> 30)
+            chainY[j] = -((Int64(rho) &* c &+ (1 << 29)) >> 30)
             if chainX[j] < chainX[leftmost] { leftmost = j }
         }
         edges = half
@@ -127,7 +128,7 @@ public final class DiscRasterizer {
     /// The chain at height `y` on edge `e` (chainY[e] ≤ y ≤ chainY[e + 1]): its x and twice its
     /// area integral from the top vertex.
     @inline(__always)
-    func point(_ e: Int, _ y: Int) -> ChainPoint {
+    func point(_ e: Int, _ y: Int64) -> ChainPoint {
         let ye = chainY[e], xe = chainX[e]
         let x = y == ye ? xe : y == chainY[e + 1] ? chainX[e + 1] : xe + (((y - ye) * slope[e]) >> 16)
         return ChainPoint(edge: e, y: y, x: x, area: prefix[e] + (y - ye) * (xe + x))
@@ -139,7 +140,7 @@ public final class DiscRasterizer {
         if width <= 0 || d.radius256 <= 0 { return .empty }
         precondition(width <= capacity, "disc row \(width) px wider than the reserved \(capacity)")
         prepare(d)
-        let top = (y << 8) - d.centerY256, bottom = top + 256  // the row, relative to the centre
+        let top = Int64(y << 8) - Int64(d.centerY256), bottom = top + 256  // the row, relative to the centre
         let first = chainY[0], last = chainY[edges]
         if bottom <= first || top >= last { return .empty }
         let ya = max(top, first), yb = min(bottom, last)
@@ -156,7 +157,7 @@ public final class DiscRasterizer {
         let b = point(eb, yb)
         nextTop = b; nextRow = y + 1; cursor = eb
         // Positions relative to the clip's left edge from here on.
-        let cx = d.centerX256 - (clipX0 << 8)
+        let cx = Int64(d.centerX256) - Int64(clipX0 << 8)
         let yTurn = chainY[turn]
         let fullHeight = first <= top && last >= bottom
         if fullHeight && !(ya < yTurn && yTurn < yb) {

@@ -73,10 +73,11 @@ public final class DiscRowTable {
     /// A chain that crosses exactly one column line in an ordinary row (the usual case on the
     /// disc's sides): `columns` without its loop. Writes columns lo and lo + 1 to out[0] and out[1].
     @inline(__always)
-    private func twoColumns<Side: ChainSide>(_: Side.Type, _ r: DiscRasterizer, upper: Bool, cx: Int,
-                                             _ a: ChainPoint, _ b: ChainPoint, lo: Int, into out: UnsafeMutablePointer<UInt8>) {
+    private func twoColumns<Side: ChainSide>(_: Side.Type, _ r: DiscRasterizer, upper: Bool, cx: Int64,
+                                             _ a: ChainPoint, _ b: ChainPoint, lo column: Int, into out: UnsafeMutablePointer<UInt8>) {
         let mirror = Side.mirror
         let chainX = r.chainX, chainY = r.chainY
+        let lo = Int64(column)
         let cx2 = cx &<< 1, top = a.y, bottom = b.y
         let iT = mirror ? cx2 &* top &- a.area : cx2 &* top &+ a.area
         let iB = mirror ? cx2 &* bottom &- b.area : cx2 &* bottom &+ b.area
@@ -92,7 +93,7 @@ public final class DiscRowTable {
         let yc = min(max(ye &+ (((xc &- xe) &* r.inverseSlope[e]) >> 16), top), bottom)
         let sc = r.prefix[e] &+ (yc &- ye) &* (xe &+ xc)
         let ic = mirror ? cx2 &* yc &- sc : cx2 &* yc &+ sc
-        var low: Int, high: Int
+        var low: Int64, high: Int64
         if upper == mirror {
             // Rightwards: column lo holds the top part, lo + 1 the rest (and lies right of the
             // chain above the crossing).
@@ -103,8 +104,8 @@ public final class DiscRowTable {
             low = ((lo &+ 1) &<< 9) &* (bottom &- yc) &- (iB &- ic)
         }
         if mirror {
-            low = Int(DiscRasterizer.full) &- low
-            high = Int(DiscRasterizer.full) &- high
+            low = Int64(DiscRasterizer.full) &- low
+            high = Int64(DiscRasterizer.full) &- high
         }
         out[0] = Self.byte(low)
         out[1] = Self.byte(high)
@@ -112,9 +113,9 @@ public final class DiscRowTable {
 
     /// Coverage byte of twice an area (0…full, clamped as `accumulate` does).
     @inline(__always)
-    static func byte(_ twiceArea: Int) -> UInt8 {
-        let c = min(max(twiceArea, 0), Int(DiscRasterizer.full))
-        return UInt8(truncatingIfNeeded: (c &* 255 &+ Int(DiscRasterizer.full >> 1)) >> 17)
+    static func byte(_ twiceArea: Int64) -> UInt8 {
+        let c = min(max(twiceArea, 0), Int64(DiscRasterizer.full))
+        return UInt8(truncatingIfNeeded: (c &* 255 &+ Int64(DiscRasterizer.full >> 1)) >> 17)
     }
 
     /// Row `y`'s span (empty outside the rows rasterized last).
@@ -142,12 +143,12 @@ public final class DiscRowTable {
         let chainX = r.chainX, chainY = r.chainY, slope = r.slope, prefix = r.prefix
         let edges = r.edges, yTurn = chainY[r.turn]
         let first = chainY[0], last = chainY[edges]
-        let cx = d.centerX256 &- (clipX0 &<< 8), cx2 = cx &<< 1
+        let cx = Int64(d.centerX256) &- Int64(clipX0 &<< 8), cx2 = cx &<< 1
         var offset = 0
-        var top = (y0 << 8) &- d.centerY256
+        var top = Int64(y0 << 8) &- Int64(d.centerY256)
         // The chain at the last row's bottom (edge, x, area integral), valid when `carried`.
         var carried = false
-        var e = 0, xT = 0, sT = 0
+        var e = 0, xT: Int64 = 0, sT: Int64 = 0
         for i in 0..<rows {
             let bottom = top &+ 256
             defer { top = bottom }
@@ -183,7 +184,7 @@ public final class DiscRowTable {
                     let iT = cx2 &* top, iB = cx2 &* bottom
                     if l.lo == l.hi {
                         // The chain stays in one column: its area is one difference of integrals.
-                        bytes[at.left] = Self.byte(((l.lo &+ 1) &<< 17) &- ((iB &+ sB) &- (iT &+ a.area)))
+                        bytes[at.left] = Self.byte((Int64(l.lo &+ 1) &<< 17) &- ((iB &+ sB) &- (iT &+ a.area)))
                     } else if l.hi == l.lo &+ 1 {
                         twoColumns(LeftChain.self, r, upper: upper, cx: cx, a, b, lo: l.lo, into: bytes + at.left)
                     } else {
@@ -191,7 +192,7 @@ public final class DiscRowTable {
                     }
                     if rr.lo == rr.hi {
                         let area = (iB &- sB) &- (iT &- a.area)
-                        bytes[at.right] = Self.byte(Int(DiscRasterizer.full) &- (((rr.lo &+ 1) &<< 17) &- area))
+                        bytes[at.right] = Self.byte(Int64(DiscRasterizer.full) &- ((Int64(rr.lo &+ 1) &<< 17) &- area))
                     } else if rr.hi == rr.lo &+ 1 {
                         twoColumns(RightChain.self, r, upper: upper, cx: cx, a, b, lo: rr.lo, into: bytes + at.right)
                     } else {

@@ -28,15 +28,16 @@ public enum Fixed {
 
     /// floor(√n) for 0 ≤ n < 2^48. The square root is IEEE-exact (correctly rounded on every CPU,
     /// unlike libm's transcendental functions), and below 2^48 truncating it never lands on the
-    /// wrong integer.
+    /// wrong integer. `n` is Int64: squares of Q8 values reach 2^46, past a 32-bit Int; the root
+    /// (< 2^24) fits any Int.
     @inline(__always) @inlinable
-    public static func floorSqrt(_ n: Int) -> Int {
+    public static func floorSqrt(_ n: Int64) -> Int {
         Int(Double(n).squareRoot())
     }
 
-    /// round(√n) for 0 ≤ n < 2^46 (√(4n) then halved, so halves round up).
+    /// round(√n) for 0 ≤ n < 2^46 (√(4n) then halved, so halves round up; 4n < 2^48).
     @inline(__always) @inlinable
-    public static func roundSqrt(_ n: Int) -> Int {
+    public static func roundSqrt(_ n: Int64) -> Int {
         (floorSqrt(n &<< 2) &+ 1) >> 1
     }
 
@@ -86,25 +87,33 @@ public enum FixedTrig {
         }
     }
 
-    private static let q30 = 1 << 30
+    // Q30 and Q60 work is Int64: x² and the Horner products reach 2^60, so a 32-bit Int build
+    // computes the very same values.
+    private static let q30: Int64 = 1 << 30
     // n(n+1) of the series' terms, innermost first (static: no array is built per call).
-    private static let sinDivisors = [156, 110, 72, 42, 20, 6]
-    private static let cosDivisors = [182, 132, 90, 56, 30, 12, 2]
+    private static let sinDivisors: [Int64] = [156, 110, 72, 42, 20, 6]
+    private static let cosDivisors: [Int64] = [182, 132, 90, 56, 30, 12, 2]
 
     @inline(__always) private static func q16(_ v: Int) -> Int { (v + (1 << 13)) >> 14 }  // Q30 → Q16, rounded
 
     /// sin and cos in Q30 of r/4096 degrees, 0 ≤ r ≤ 45°: Horner form of the Taylor series
     /// (terms to x^13, error < 2^-31 at 45°).
     private static func octant(_ r: Int) -> (Int, Int) {
-        // x in radians, Q30: r · π / (180 · 4096); π in Q60 keeps the product exact enough.
-        let piQ60 = 3_622_009_729_038_561_421  // π · 2^60, rounded
-        let x = Int((Int128(r) * Int128(piQ60) / Int128(180 * unitsPerDegree)) >> 30)
+        // x in radians, Q30: ⌊r · π·2^60 / (180 · 4096)⌋ >> 30, π in Q60 keeping the product exact
+        // enough. r·π·2^60 would need 80 bits; with π·2^60 = k·(180·4096) + m it is
+        // r·k + ⌊r·m / (180·4096)⌋ exactly, where r·k < 2^60 and r·m < 2^36 for r ≤ 45·4096.
+        let piQ60: Int64 = 3_622_009_729_038_561_421  // π · 2^60, rounded
+        let perUnit = Int64(180 * unitsPerDegree)
+        let k = piQ60 / perUnit, m = piQ60 % perUnit
+        let r64 = Int64(r)
+        let x = (r64 * k + r64 * m / perUnit) >> 30  // ≤ π/4 · 2^30
         let x2 = (x * x) >> 30
         var s = q30
         for d in sinDivisors { s = q30 - ((x2 * s) >> 30) / d }  // 1 − x²/(n(n+1))·(…)
         s = (x * s) >> 30
         var c = q30
         for d in cosDivisors { c = q30 - ((x2 * c) >> 30) / d }
-        return (s, c)
+        // Both in 0…2^30.
+        return (Int(truncatingIfNeeded: s), Int(truncatingIfNeeded: c))
     }
 }

@@ -32,7 +32,9 @@ public final class SoftShadowMasks {
             for x in 0..<n { silhouette[y * n + x] = Int32(row[x]) }
         }
         row.deallocate()
-        // Separable blur, horizontal then vertical, rounding once at the end of each pass.
+        // Separable blur, horizontal then vertical, rounding once at the end of each pass. The
+        // weights sum to 2^16: the first pass's sums stay below 255·2^16 < 2^24, the second's reach
+        // 255·2^8·2^16 ≈ 2^32, past a 32-bit Int, so it adds in Int64.
         let w = kernel.weights.map(Int.init), kr = kernel.radius
         var pass = [Int32](repeating: 0, count: n * n)
         for y in 0..<n { for x in 0..<n {
@@ -42,8 +44,8 @@ public final class SoftShadowMasks {
         } }
         var blurred = [Int32](repeating: 0, count: n * n)
         for y in 0..<n { for x in 0..<n {
-            var acc = 0
-            for k in -kr...kr where y - k >= 0 && y - k < n { acc += w[k + kr] * Int(pass[(y - k) * n + x]) }
+            var acc: Int64 = 0
+            for k in -kr...kr where y - k >= 0 && y - k < n { acc += Int64(w[k + kr]) * Int64(pass[(y - k) * n + x]) }
             blurred[y * n + x] = Int32((acc + 128) >> 8)  // 255·2^16 scale
         } }
         // Bake the alpha in: coverage × alpha / 255, still at 2^16 precision, with a zero row and
@@ -117,6 +119,7 @@ public final class SoftShadowMasks {
         for y in 0..<n {
             let here = base + (y + 1) * m + 1, above = base + y * m + 1
             for x in 0..<n {
+                // At most 255·2^16 · 64 + 2^21 < 2^31: fits a 32-bit Int.
                 let v = here[x] * w00 + here[x - 1] * w10 + above[x] * w01 + above[x - 1] * w11
                 let a = UInt8((v + (1 << 21)) >> 22)  // ÷ 64 weights ÷ 2^16
                 out[y * n + x] = a

@@ -29,16 +29,18 @@ public final class SpriteMask {
 public struct SpritePlacement: Equatable, Sendable {
     public let sourceX: Int, sourceY: Int
     public let destX: Int, destY: Int
-    public let scale: Int
+    /// Q16; Int64 because a sprite may be magnified past 2^15 (imageScale has no lower bound).
+    public let scale: Int64
     public let sin: Int, cos: Int
-    // Inverse map, Q16 source px per destination px.
-    let dudx: Int, dudy: Int, dvdx: Int, dvdy: Int
+    // Inverse map, Q16 source px per destination px: cos·2^16/scale is up to 2^32 (scale 1 is
+    // allowed), past a 32-bit Int, and its products with Q8 offsets (~2^25) need 64 bits anyway.
+    let dudx: Int64, dudy: Int64, dvdx: Int64, dvdy: Int64
 
-    public init(sourceX: Int, sourceY: Int, destX: Int, destY: Int, scale: Int, sin: Int = 0, cos: Int = 65536) {
+    public init(sourceX: Int, sourceY: Int, destX: Int, destY: Int, scale: Int64, sin: Int = 0, cos: Int = 65536) {
         self.sourceX = sourceX; self.sourceY = sourceY; self.destX = destX; self.destY = destY
         self.scale = max(scale, 1); self.sin = sin; self.cos = cos
         // source = R(−θ)·(dest − d)/scale + s.
-        dudx = (cos << 16) / self.scale; dudy = (sin << 16) / self.scale
+        dudx = (Int64(cos) << 16) / self.scale; dudy = (Int64(sin) << 16) / self.scale
         dvdx = -dudy; dvdy = dudx
     }
 
@@ -54,9 +56,11 @@ public struct SpritePlacement: Equatable, Sendable {
         var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
         for corner in 0..<4 {
             let vx = corner & 1 == 0 ? xs.0 : xs.1, vy = corner & 2 == 0 ? ys.0 : ys.1
-            // (scale·(cos·vx − sin·vy)) in Q16·Q16·Q8 → Q8 after >> 32.
-            let fx = (scale * (cos * vx - sin * vy)) >> 32
-            let fy = (scale * (sin * vx + cos * vy)) >> 32
+            // (scale·(cos·vx − sin·vy)) in Q16·Q16·Q8 → Q8 after >> 32, in Int64: cos·vx alone
+            // is 2^16 · (sprite size in Q8) and passes 2^31 for a 128 px sprite. The result, a
+            // corner's offset in Q8, fits any Int for a sprite below 2^23 px on screen.
+            let fx = Int((scale * (Int64(cos) * Int64(vx) - Int64(sin) * Int64(vy))) >> 32)
+            let fy = Int((scale * (Int64(sin) * Int64(vx) + Int64(cos) * Int64(vy))) >> 32)
             minX = min(minX, fx); maxX = max(maxX, fx); minY = min(minY, fy); maxY = max(maxY, fy)
         }
         let x0 = Fixed.floorShift(destX + minX, 8) - 1, x1 = Fixed.ceilShift(destX + maxX, 8) + 1
@@ -67,17 +71,19 @@ public struct SpritePlacement: Equatable, Sendable {
     /// Bilinear samples of `sprite` for frame pixels x0..<x1 of row y into `out` (0…255).
     public func sampleRow(_ sprite: SpriteMask, y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<UInt8>) {
         // Source position of the first pixel centre, Q16, minus half a texel so that the integer
-        // part names the upper-left texel of the bilinear quad.
-        let dx = (x0 << 8) + 128 - destX, dy = (y << 8) + 128 - destY
-        var u = (sourceX << 8) + ((dudx * dx + dudy * dy) >> 8) - 32768
-        var v = (sourceY << 8) + ((dvdx * dx + dvdy * dy) >> 8) - 32768
-        let w = sprite.width, h = sprite.height, stride = sprite.stride
+        // part names the upper-left texel of the bilinear quad. Int64 throughout: dudx·dx is Q16 ×
+        // Q8 (2^32 · 2^25 at the extremes, about 2^24 · sprite px in use), and u, v step by dudx
+        // from there; once inside the sprite the integer parts are small and truncate exactly.
+        let dx = (Int64(x0) << 8) + 128 - Int64(destX), dy = (Int64(y) << 8) + 128 - Int64(destY)
+        var u = (Int64(sourceX) << 8) + ((dudx * dx + dudy * dy) >> 8) - 32768
+        var v = (Int64(sourceY) << 8) + ((dvdx * dx + dvdy * dy) >> 8) - 32768
+        let w = Int64(sprite.width), h = Int64(sprite.height), stride = sprite.stride
         let tex = sprite.padded
         for i in 0..<(x1 - x0) {
             let iu = u >> 16, iv = v >> 16
             if iu >= -1 && iu < w && iv >= -1 && iv < h {
-                let fu = (u >> 8) & 255, fv = (v >> 8) & 255
-                let p = tex + ((iv &+ 1) &* stride &+ iu &+ 1)
+                let fu = Int(truncatingIfNeeded: u >> 8) & 255, fv = Int(truncatingIfNeeded: v >> 8) & 255
+                let p = tex + ((Int(truncatingIfNeeded: iv) &+ 1) &* stride &+ Int(truncatingIfNeeded: iu) &+ 1)
                 let top = Int(p[0]) &* (256 &- fu) &+ Int(p[1]) &* fu
                 let bottom = Int(p[stride]) &* (256 &- fu) &+ Int(p[stride &+ 1]) &* fu
                 out[i] = UInt8(truncatingIfNeeded: (top &* (256 &- fv) &+ bottom &* fv &+ 32768) >> 16)

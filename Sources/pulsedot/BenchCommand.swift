@@ -1,4 +1,5 @@
 import Bench
+import FrameBench
 import Daemon
 import Raster
 

@@ -30,7 +30,7 @@ func demoCommand(_ args: Arguments) -> Int32 {
         try check.set(all: overrides)
         let files = DemoFiles(directory: args.value("out") ?? "./pulsedot-demo",
                               lapSeconds: try args.double("seconds", default: 40, range: 5...600))
-        let demo = DriveDemo(files: files, overrides: overrides)
+        let demo = DemoPlayback(files: files, overrides: overrides)
         guard let signals else {
             print(try demo.run())
             return 0

@@ -16,7 +16,7 @@ import XCTest
 final class DemoPlaybackTests: XCTestCase {
     /// One demo run for every test here (a 640×400 canvas, a frame a second, to keep it quick).
     struct Run {
-        let demo: DriveDemo
+        let demo: DemoPlayback
         let sheetPath: String
         let lines: [[String: Any]]
     }
@@ -26,7 +26,7 @@ final class DemoPlaybackTests: XCTestCase {
     private func demoRun() throws -> Run {
         if let shared = Self.shared { return shared }
         let dir = try TestEnvironment.temporaryDirectory("demo-playback").path + "/out"
-        let demo = DriveDemo(files: DemoFiles(directory: dir, lapSeconds: 40),
+        let demo = DemoPlayback(files: DemoFiles(directory: dir, lapSeconds: 40),
                              overrides: ["display.mode=640x400", "display.pngFps=1"])
         let sheet = try demo.run()
         let text = try String(contentsOfFile: dir + "/frames.jsonl", encoding: .utf8)
@@ -172,9 +172,9 @@ final class DemoPlaybackTests: XCTestCase {
     func testOverridesCannotReplaceTheDriveOrTheMap() throws {
         let r = try demoRun()
         for bad in ["source.position=45.5,-73.6", "map.image=none"] {
-            let demo = DriveDemo(files: r.demo.files, overrides: [bad])
+            let demo = DemoPlayback(files: r.demo.files, overrides: [bad])
             XCTAssertThrowsError(try demo.loadConfiguration(), bad)
         }
-        XCTAssertNoThrow(try DriveDemo(files: r.demo.files, overrides: ["map.follow=edge", "annotationColor=#FF3B30"]).loadConfiguration())
+        XCTAssertNoThrow(try DemoPlayback(files: r.demo.files, overrides: ["map.follow=edge", "annotationColor=#FF3B30"]).loadConfiguration())
     }
 }

@@ -5,7 +5,7 @@ import Raster
 import TestSupport
 import XCTest
 
-/// The table itself: every key of look.md and issue 5's [dot], defaults that round-trip, the README
+/// The table itself: every key of look.md's [dot], defaults that round-trip, the README
 /// table, and PNG-valued keys.
 final class SettingsTableTests: XCTestCase {
     func testEveryDotKeyIsThere() {

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The frame loop allocates nothing: valgrind's memcheck counts the same heap allocations for a
-/// run of N frames as for 2N frames (performance issue 7). Counts, not time, so it cannot flake.
+/// run of N frames as for 2N frames. Counts, not time, so it cannot flake.
 /// Small canvases and few frames: memcheck is slow.
 final class BenchAllocationTests: XCTestCase {
     private func allocations(_ args: [String]) throws -> Int {

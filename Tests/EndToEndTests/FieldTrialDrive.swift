@@ -6,7 +6,7 @@ extension FieldTrial {
     static let driveSeconds = 60
 
     /// The soak's length in guest minutes since the daemon started: PULSEDOT_SOAK_MINUTES, else 3
-    /// (CI); the full soak is 10.
+    /// (CI); the full soak is 10.
     static var soakMinutes: Double {
         ProcessInfo.processInfo.environment["PULSEDOT_SOAK_MINUTES"].flatMap(Double.init) ?? 3
     }

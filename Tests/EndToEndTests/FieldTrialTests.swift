@@ -9,7 +9,7 @@ import XCTest
 /// reported and the next one still runs when the kiosk is in a state to run it.
 ///
 /// PULSEDOT_SOAK_MINUTES (default 3): how long the soak runs, in guest minutes since the daemon
-/// started (the full soak: 10). PULSEDOT_KEEP_QEMU=1 keeps the console log and the
+/// started (the full soak: 10). PULSEDOT_KEEP_QEMU=1 keeps the console log and the
 /// screendumps of failures. PULSEDOT_SKIP=qemu (or field) leaves this test out.
 final class FieldTrialTests: XCTestCase {
     func testKioskInTheField() throws {
@@ -51,7 +51,7 @@ final class FieldTrial {
     /// Short, so the lost-fix scenario fits in CI; longer than the garbage scenario's 3 s without
     /// any valid sentence plus gpsd's latency.
     static let staleAfter = 8
-    /// The bound for "the dot is where the fix is".
+    /// The bound for "the dot is where the fix is".
     static let tolerance = 2.0
 
     let vm: FieldTrialMachine

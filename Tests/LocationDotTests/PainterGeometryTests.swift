@@ -2,7 +2,7 @@ import XCTest
 import LocationDot
 import Raster
 
-/// issue 2 "Must show": the layers' sizes on rendered pixels at scale 1, 2 and 3, measured by
+/// What the look must show: the layers' sizes on rendered pixels at scale 1, 2 and 3, measured by
 /// summed coverage (radius = √(Σ/π)), each within 0.5 px; the shadow 2·S px down.
 final class PainterGeometryTests: XCTestCase {
     private func radius(_ style: DotStyle, scale: Double, _ look: DotAppearance = DotAppearance(), size: Int,

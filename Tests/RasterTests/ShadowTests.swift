@@ -60,4 +60,55 @@ final class ShadowTests: XCTestCase {
         XCTAssertEqual(row[centre + 11], 97, accuracy: 3, "at the disc's edge")
         for x in centre..<(p.size - 1) { XCTAssertGreaterThanOrEqual(row[x], row[x + 1]) }
     }
+
+    /// The blur's second pass sums up to 255·2^8 × 2^16 ≈ 2^32, past a 32-bit Int: every phase of a
+    /// 40 px shadow equals the same blur, alpha and resampling done here in Int64 from the disc's
+    /// coverage, and the disc's interior comes out at exactly the baked alpha.
+    func testLargeShadowEqualsAnInt64BlurOfTheDisc() {
+        let radius = 40 * 256 + 77, sigma = 5 * 256 + 100, alpha = 201
+        let masks = SoftShadowMasks(radius: radius, sigma: sigma, alpha: alpha)
+        let n = masks.size, margin = masks.margin
+        let kernel = Gaussian.kernel(sigma256: sigma), kr = kernel.radius
+        let raster = DiscRasterizer(initialWidth: n)
+        let disc = Disc(centerX256: margin * 256, centerY256: margin * 256, radius256: radius)
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+        defer { line.deallocate() }
+        var cover = [Int64](repeating: 0, count: n * n)
+        for y in 0..<n {
+            raster.coverageRow(disc, y: y, clipX0: 0, clipX1: n, into: line)
+            for x in 0..<n { cover[y * n + x] = Int64(line[x]) }
+        }
+        func blur(_ source: [Int64], horizontal: Bool) -> (out: [Int64], largest: Int64) {
+            var out = [Int64](repeating: 0, count: n * n), largest: Int64 = 0
+            for y in 0..<n { for x in 0..<n {
+                var acc: Int64 = 0
+                for k in -kr...kr {
+                    let (sx, sy) = horizontal ? (x - k, y) : (x, y - k)
+                    if sx >= 0 && sx < n && sy >= 0 && sy < n { acc += Int64(kernel.weights[k + kr]) * source[sy * n + sx] }
+                }
+                largest = max(largest, acc)
+                out[y * n + x] = (acc + 128) >> 8
+            } }
+            return (out, largest)
+        }
+        let blurred = blur(blur(cover, horizontal: true).out, horizontal: false)
+        XCTAssertGreaterThan(blurred.largest, Int64(Int32.max))
+        func base(_ x: Int, _ y: Int) -> Int64 {
+            x < 0 || y < 0 ? 0 : (blurred.out[y * n + x] * Int64(alpha) + 127) / 255
+        }
+        var wrong = 0
+        for py in 0..<8 { for px in 0..<8 {
+            // (c + 16) >> 5 is 8·pixel + phase: this centre selects phase (px, py).
+            let p = masks.placement(centerX: 1000 * 256 + px * 32, centerY: 700 * 256 + py * 32)
+            XCTAssertEqual(p.originX, 1000 - margin)
+            for y in 0..<n { for x in 0..<n {
+                let v = base(x, y) * Int64((8 - px) * (8 - py)) + base(x - 1, y) * Int64(px * (8 - py))
+                    + base(x, y - 1) * Int64((8 - px) * py) + base(x - 1, y - 1) * Int64(px * py)
+                if Int64(p.mask[y * n + x]) != (v + (1 << 21)) >> 22 { wrong += 1 }
+            } }
+        } }
+        XCTAssertEqual(wrong, 0)
+        let p = masks.placement(centerX: 1000 * 256, centerY: 700 * 256)
+        XCTAssertEqual(p.mask[margin * n + margin], UInt8(alpha))
+    }
 }

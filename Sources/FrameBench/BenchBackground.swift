@@ -4,8 +4,8 @@ import Raster
 /// under the dot differs from its neighbours and a blend that reads the wrong background pixel
 /// changes the frame's hash. Blocks of land, park, water and buildings between white streets, with
 /// a little per-pixel grain. Integer arithmetic only: the same bytes on every machine.
-enum BenchBackground {
-    static func make(width: Int, height: Int) -> OwnedPixelBuffer {
+public enum BenchBackground {
+    public static func make(width: Int, height: Int) -> OwnedPixelBuffer {
         let frame = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
         let fills: [UInt32] = [0xE5E3DF, 0xE5E3DF, 0xD4E8C8, 0xAAD3DF, 0xD9D0C9, 0xECE8E2]
         let block = (x: 97, y: 83), street = 7

@@ -1,0 +1,68 @@
+import Compositor
+import Geo
+import LocationDot
+import Raster
+
+/// The benchmark's frames, made the way the daemon and a flipping KMS output make them: restore
+/// the damage (this frame's and the previous frame's dot) from the background, paint the dot,
+/// copy the damage into one of two scan-out buffers in turn (written, never read), over a
+/// textured map in RAM. Nothing is carried from one frame to the next but what the daemon carries
+/// (the canvas, last frame's damage). Pure Swift: `pulsedot bench` runs it on the host and
+/// `deploy/arm-check` compiles the same file as Embedded Swift for ARM.
+///
+/// `step` is one frame and nothing else (no hashing, no clock). It never allocates.
+public final class BenchFrames {
+    public let options: BenchOptions
+    public let scene: BenchScene
+    public let map: OwnedPixelBuffer
+    public let renderer: FrameRenderer
+    /// The two "scan-out" buffers, written alternately like a flipping KMS output.
+    public let targets: [OwnedPixelBuffer]
+    private var damage: Damage
+    private let clock: DotClock
+
+    public init(_ options: BenchOptions) throws(FrameError) {
+        self.options = options
+        do {
+            scene = try BenchScene(options)
+        } catch {
+            throw FrameError("bench scene: \(error.description)")
+        }
+        map = BenchBackground.make(width: scene.mapWidth, height: scene.mapHeight)
+        renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
+                                     scale: options.scale, background: .frame(map))
+        var buffers: [OwnedPixelBuffer] = []
+        for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)) }
+        targets = buffers
+        damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
+        clock = DotClock(style: options.style)
+        if options.scene == .copy {
+            // The picture the copy scene copies: frame 0, drawn once.
+            let f = scene.frame(0)
+            renderer.render(clock.appearance(at: 0), centerX: f.x, centerY: f.y)
+        }
+    }
+
+    /// One frame. Returns the pixels redrawn in the canvas and the pixels copied into the
+    /// scan-out buffer.
+    @inline(never)
+    public func step(_ n: Int) -> (touched: Int, copied: Int) {
+        let target = targets[n & 1].buffer
+        if options.scene == .copy {
+            return (0, renderer.copyOut(renderer.bounds, to: target).area)
+        }
+        let f = scene.frame(n)
+        if options.scene == .pan {
+            renderer.scrollBackground(toX: f.originX, y: f.originY)
+            renderer.invalidate()
+        }
+        let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: f.x, centerY: f.y)
+        damage.add(changed)
+        let written = renderer.copyOut(damage.union, to: target)
+        damage.endFrame()
+        return (changed.area, written.area)
+    }
+
+    /// The hash of what frame `n` left in its scan-out buffer.
+    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(targets[n & 1].buffer) }
+}
