@@ -119,10 +119,25 @@ public final class DiscRasterizer {
         prefix[0] = 0
         for j in 0..<half {
             let dx = chainX[j &+ 1] &- chainX[j], dy = chainY[j &+ 1] &- chainY[j]
-            slope[j] = dy > 0 ? (dx << 16) / dy : 0
-            inverse[j] = dx != 0 ? (dy << 16) / dx : 0
+            slope[j] = dy > 0 ? Self.quotientQ16(dx, dy) : 0
+            inverse[j] = dx != 0 ? Self.quotientQ16(dy, dx) : 0
             prefix[j &+ 1] = prefix[j] &+ dy &* (chainX[j] &+ chainX[j &+ 1])
         }
+    }
+
+    /// (a << 16) / b, truncated. 32-bit ARM has no 64-bit divide instruction (a libgcc call of a
+    /// few hundred instructions, for every edge of a disc whose radius changed): there the
+    /// quotient of operands that fit 32 bits — a disc under 128 px — is taken in 32 bits, which
+    /// is the same number.
+    @inline(__always)
+    static func quotientQ16(_ a: Int64, _ b: Int64) -> Int64 {
+        let n = a << 16
+        #if arch(arm)
+        if n == Int64(Int32(truncatingIfNeeded: n)) && b == Int64(Int32(truncatingIfNeeded: b)) && n != Int64(Int32.min) {
+            return Int64(Int32(truncatingIfNeeded: n) / Int32(truncatingIfNeeded: b))
+        }
+        #endif
+        return n / b
     }
 
     /// The chain at height `y` on edge `e` (chainY[e] ≤ y ≤ chainY[e + 1]): its x and twice its

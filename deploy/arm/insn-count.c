@@ -8,7 +8,9 @@
  * Every translated block adds its instruction count to one counter when it runs (an inline add:
  * exact, and cheap enough to count millions of frames). Blocks that start at the `begin` and
  * `end` marker functions also call back, and the count between them is one frame; FILE gets one
- * number per line, per frame, in order.
+ * number per line, per frame, in order. With profile=PROFILE, every block's start address and the
+ * instructions it ran inside frames go to PROFILE too (one callback per block run: slower, for
+ * seeing where a frame's instructions go; map the addresses to functions with nm).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +42,16 @@ static uint64_t *frames;
 static size_t frame_count, frame_capacity;
 static const char *out_path;
 static int in_frame;
+static const char *profile_path;
+
+struct block { uint64_t address, insns, inside; struct block *next; };
+static struct block *blocks;
+
+static void ran(unsigned int vcpu, void *userdata) {
+    (void)vcpu;
+    struct block *b = userdata;
+    if (in_frame) b->inside += b->insns;
+}
 
 static void at_begin(unsigned int vcpu, void *userdata) {
     (void)vcpu; (void)userdata;
@@ -67,6 +79,15 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     if (start == begin_address) qemu_plugin_register_vcpu_tb_exec_cb(tb, at_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
     if (start == end_address) qemu_plugin_register_vcpu_tb_exec_cb(tb, at_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &executed, qemu_plugin_tb_n_insns(tb));
+    if (profile_path) {
+        struct block *b = calloc(1, sizeof *b);
+        if (!b) abort();
+        b->address = start;
+        b->insns = qemu_plugin_tb_n_insns(tb);
+        b->next = blocks;
+        blocks = b;
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, ran, QEMU_PLUGIN_CB_NO_REGS, b);
+    }
 }
 
 static void finished(qemu_plugin_id_t id, void *userdata) {
@@ -76,6 +97,12 @@ static void finished(qemu_plugin_id_t id, void *userdata) {
     for (size_t i = 0; i < frame_count; i++) fprintf(f, "%llu\n", (unsigned long long)frames[i]);
     fprintf(f, "total %llu\n", (unsigned long long)executed);
     fclose(f);
+    if (!profile_path) return;
+    FILE *p = fopen(profile_path, "w");
+    if (!p) { perror(profile_path); return; }
+    for (struct block *b = blocks; b; b = b->next)
+        if (b->inside) fprintf(p, "%llx %llu\n", (unsigned long long)b->address, (unsigned long long)b->inside);
+    fclose(p);
 }
 
 __attribute__((visibility("default")))
@@ -85,7 +112,8 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, 
         if (!strncmp(argv[i], "begin=", 6)) begin_address = strtoull(argv[i] + 6, NULL, 0);
         else if (!strncmp(argv[i], "end=", 4)) end_address = strtoull(argv[i] + 4, NULL, 0);
         else if (!strncmp(argv[i], "out=", 4)) out_path = argv[i] + 4;
-        else { fprintf(stderr, "insn-count: unknown argument %s (begin=, end=, out=)\n", argv[i]); return -1; }
+        else if (!strncmp(argv[i], "profile=", 8)) profile_path = argv[i] + 8;
+        else { fprintf(stderr, "insn-count: unknown argument %s (begin=, end=, out=, profile=)\n", argv[i]); return -1; }
     }
     if (!begin_address || !end_address || !out_path) {
         fprintf(stderr, "insn-count: begin=ADDR end=ADDR out=FILE are all needed\n");
