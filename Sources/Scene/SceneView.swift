@@ -28,7 +28,7 @@ public final class SceneView {
         } catch {
             throw SetupError(description: "map: \(error)")
         }
-        window = MapWindow(color: settings.map.background, image: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        window = MapWindow(color: settings.map.background, source: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         window.show(offset: scene.offset)
         do {
             renderer = try FrameRenderer(width: canvasWidth, height: canvasHeight, style: settings.dot.style,

@@ -1,3 +1,4 @@
+@testable import Compositor
 @testable import Daemon
 import Foundation
 @testable import Geo
@@ -143,7 +144,7 @@ final class RunPartsTests: XCTestCase {
 
         let colour = Color(r: 200, g: 100, b: 50)
         // A map that covers the canvas is the renderer's background itself: nothing is composed.
-        let covering = MapWindow(color: colour, image: map, canvasWidth: 4, canvasHeight: 3)
+        let covering = MapWindow(color: colour, source: map, canvasWidth: 4, canvasHeight: 3)
         XCTAssertTrue(covering.scrolls)
         XCTAssertNil(covering.frame)
         XCTAssertFalse(covering.show(offset: ViewOffset(x: 1, y: 1)))
@@ -152,7 +153,7 @@ final class RunPartsTests: XCTestCase {
         }
 
         // A smaller one is composed into a canvas-sized frame with the colour around it.
-        let window = MapWindow(color: colour, image: map, canvasWidth: 8, canvasHeight: 5)
+        let window = MapWindow(color: colour, source: map, canvasWidth: 8, canvasHeight: 5)
         XCTAssertFalse(window.scrolls)
         XCTAssertTrue(window.show(offset: ViewOffset(x: -1, y: -1)))
         XCTAssertFalse(window.show(offset: ViewOffset(x: -1, y: -1)), "the same view is not recomposed")
@@ -174,10 +175,41 @@ final class RunPartsTests: XCTestCase {
         XCTAssertEqual(rgbAt(0, 3), [200, 100, 50])
         guard case .frame = window.background else { return XCTFail("a small map restores from its composition") }
 
-        let plain = MapWindow(color: colour, image: nil, canvasWidth: 4, canvasHeight: 3)
+        let plain = MapWindow(color: colour, source: nil, canvasWidth: 4, canvasHeight: 3)
         XCTAssertNil(plain.frame)
         XCTAssertFalse(plain.show(offset: ViewOffset(x: 5, y: 5)), "a plain map never needs a full redraw to pan")
         guard case .color(let c) = plain.background else { return XCTFail("a plain map restores its colour") }
         XCTAssertEqual(c, colour)
+    }
+
+    /// A map that is never whole in memory (how tiles come): composed into the window only when
+    /// the view moves, never scrolled.
+    final class DrawnMap: MapSource {
+        private(set) var composed: [ViewOffset] = []
+        var summary: String { "drawn map" }
+        var wholeFrame: OwnedPixelBuffer? { nil }
+        func compose(into window: PixelBuffer, offset: ViewOffset, background: Color) {
+            composed.append(offset)
+            window.fill(window.bounds, with: background)
+            // One marked pixel at map (10, 10), wherever the window shows it.
+            let x = 10 - offset.x, y = 10 - offset.y
+            if x >= 0, y >= 0, x < window.width, y < window.height {
+                window.fill(Rect(x: x, y: y, width: 1, height: 1), with: Color(r: 9, g: 8, b: 7))
+            }
+        }
+    }
+
+    func testAMapDrawnOnDemandIsComposedOnlyWhenTheViewMoves() throws {
+        let map = DrawnMap()
+        let window = MapWindow(color: Color(r: 200, g: 100, b: 50), source: map, canvasWidth: 6, canvasHeight: 4)
+        XCTAssertFalse(window.scrolls, "nothing to scroll over without a whole frame")
+        let frame = try XCTUnwrap(window.frame)
+        XCTAssertTrue(window.show(offset: ViewOffset(x: 8, y: 9)))
+        XCTAssertFalse(window.show(offset: ViewOffset(x: 8, y: 9)), "the same view is not composed again")
+        XCTAssertTrue(window.show(offset: ViewOffset(x: 7, y: 9)))
+        XCTAssertEqual(map.composed, [ViewOffset(x: 8, y: 9), ViewOffset(x: 7, y: 9)])
+        let pixel = frame.buffer.row(1).assumingMemoryBound(to: UInt32.self)[3]
+        XCTAssertEqual(pixel & 0xFFFFFF, 0x090807, "map (10, 10) at canvas (3, 1)")
+        guard case .frame = window.background else { return XCTFail("a drawn map restores from its composition") }
     }
 }
