@@ -36,6 +36,10 @@ let package = Package(
         .target(name: "FBDev", dependencies: ["CLinux", "Display", "JSON", "Raster", "Syscall"]),
         // systemd's notification protocol and the journal's log lines.
         .target(name: "Systemd", dependencies: ["Syscall"]),
+        // Raster map tiles from MBTiles files through SQLite, opened immutable (MBTiles.swift says why).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Tiles", dependencies: ["CSQLite", "Geo", "Syscall"]),
+        .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
         .target(name: "Config", dependencies: ["Display", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd"]),
