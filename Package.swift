@@ -26,6 +26,10 @@ let package = Package(
         .target(name: "Syscall", dependencies: ["CLinux"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "PNG", dependencies: ["CPNG", "Raster"]),
+        // Map tiles: one PNG or JPEG tile's bytes decoded into a slot, a missing zoom from its parent.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(name: "TileDecode", dependencies: ["CTurboJPEG", "PNG", "Raster"]),
+        .testTarget(name: "TileDecodeTests", dependencies: ["TileDecode", "PNG", "Raster", "TestSupport"]),
         // Writing JSON text (probe reports, watch lines, frames.jsonl): escaping in one place. Pure Swift.
         .target(name: "JSON"),
         .target(name: "GPSD", dependencies: ["JSON", "Syscall"]),

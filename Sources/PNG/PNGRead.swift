@@ -6,11 +6,11 @@ public enum PNGRead {
     /// The alpha channel of a PNG, for a tinted sprite. A PNG without an alpha channel is refused:
     /// tinting it would paint a solid square, never what was meant.
     public static func alphaMask(path: String) throws(PNGError) -> AlphaMask {
-        try alphaMask(decodeRGBA(.file(path)), name: path)
+        try alphaMask(readPNG(.file(path)) { (png) throws(PNGError) in try png.rgba() }, name: path)
     }
 
     public static func alphaMask(bytes: [UInt8], name: String = "<memory>") throws(PNGError) -> AlphaMask {
-        try alphaMask(decodeRGBA(.memory(bytes, name: name)), name: name)
+        try alphaMask(readPNG(bytes, name: name) { (png) throws(PNGError) in try png.rgba() }, name: name)
     }
 
     private static func alphaMask(_ image: RGBAImage, name: String) throws(PNGError) -> AlphaMask {
@@ -23,9 +23,11 @@ public enum PNGRead {
     }
 
     /// Any PNG as straight-alpha 8-bit sRGB RGBA.
-    public static func rgba(path: String) throws(PNGError) -> RGBAImage { try decodeRGBA(.file(path)) }
+    public static func rgba(path: String) throws(PNGError) -> RGBAImage {
+        try readPNG(.file(path)) { (png) throws(PNGError) in try png.rgba() }
+    }
     public static func rgba(bytes: [UInt8], name: String = "<memory>") throws(PNGError) -> RGBAImage {
-        try decodeRGBA(.memory(bytes, name: name))
+        try readPNG(bytes, name: name) { (png) throws(PNGError) in try png.rgba() }
     }
 
     /// A PNG as an opaque XRGB8888 frame (a map). Transparent parts are composited onto
@@ -33,35 +35,57 @@ public enum PNGRead {
     /// values as they are, rounded): libpng's own compositing works in linear light and would give
     /// a different colour than the live renderer.
     public static func opaqueFrame(path: String, background: Color) throws(PNGError) -> OwnedPixelBuffer {
-        opaqueFrame(try decodeRGBA(.file(path)), background: background)
+        try readPNG(.file(path)) { (png) throws(PNGError) in try ownFrame(png, background: background) }
     }
 
     public static func opaqueFrame(bytes: [UInt8], name: String = "<memory>", background: Color) throws(PNGError) -> OwnedPixelBuffer {
-        opaqueFrame(try decodeRGBA(.memory(bytes, name: name)), background: background)
+        try readPNG(bytes, name: name) { (png) throws(PNGError) in try ownFrame(png, background: background) }
     }
 
-    static func opaqueFrame(_ image: RGBAImage, background: Color) -> OwnedPixelBuffer {
-        let frame = OwnedPixelBuffer(width: image.width, height: image.height, format: .xrgb8888)
-        let buffer = frame.buffer
-        image.rgba.withUnsafeBufferPointer { src in
-            for y in 0..<image.height {
-                let row = buffer.row(y).assumingMemoryBound(to: UInt8.self)
-                for x in 0..<image.width {
-                    let s = (y * image.width + x) * 4
-                    let a = Int(src[s + 3])
-                    // Little-endian XRGB8888: bytes B, G, R, X.
-                    row[x * 4 + 0] = over(src[s + 2], background.b, a)
-                    row[x * 4 + 1] = over(src[s + 1], background.g, a)
-                    row[x * 4 + 2] = over(src[s + 0], background.r, a)
-                    row[x * 4 + 3] = 0xFF
-                }
-            }
+    /// The same into a slot the caller owns (a map tile's), with nothing allocated on PulseDot's
+    /// side. `slot` is asked for the place of a `width` x `height` image once the header is read:
+    /// an XRGB8888 buffer of exactly that size, or nil to decode nothing (a size the caller
+    /// cannot take). Returns the size in the header either way. `bytes` are read until the call
+    /// returns; after an error the slot is partly written.
+    @discardableResult
+    public static func opaqueFrame(bytes: UnsafeRawBufferPointer, name: String = "<memory>", background: Color,
+                                   into slot: (_ width: Int, _ height: Int) -> PixelBuffer?) throws(PNGError) -> (width: Int, height: Int) {
+        try readPNG(.bytes(bytes, name: name)) { (png) throws(PNGError) in
+            if let place = slot(png.width, png.height) { try png.opaqueFrame(into: place, background: background) }
+            return (png.width, png.height)
         }
+    }
+
+    private static func ownFrame(_ png: PNGHeader, background: Color) throws(PNGError) -> OwnedPixelBuffer {
+        let frame = OwnedPixelBuffer(width: png.width, height: png.height, format: .xrgb8888)
+        try png.opaqueFrame(into: frame.buffer, background: background)
         return frame
     }
+}
 
-    @inline(__always)
-    private static func over(_ c: UInt8, _ bg: UInt8, _ a: Int) -> UInt8 {
-        UInt8((Int(c) * a + Int(bg) * (255 - a) + 127) / 255)
+/// Makes B, G, R, A pixels (straight alpha) opaque XRGB8888 in place: each one composited onto
+/// `background`, X set to 0xFF.
+func composeOpaque(_ buffer: PixelBuffer, background: Color) {
+    for y in 0..<buffer.height {
+        let row = buffer.row(y).assumingMemoryBound(to: UInt8.self)
+        for x in 0..<buffer.width {
+            let p = row + x * 4
+            let a = Int(p[3])
+            // Exactly what `over` gives at these two ends, without the divisions.
+            if a == 255 { continue }
+            if a == 0 {
+                p[0] = background.b; p[1] = background.g; p[2] = background.r; p[3] = 0xFF
+                continue
+            }
+            p[0] = over(p[0], background.b, a)
+            p[1] = over(p[1], background.g, a)
+            p[2] = over(p[2], background.r, a)
+            p[3] = 0xFF
+        }
     }
+}
+
+@inline(__always)
+private func over(_ c: UInt8, _ bg: UInt8, _ a: Int) -> UInt8 {
+    UInt8((Int(c) * a + Int(bg) * (255 - a) + 127) / 255)
 }

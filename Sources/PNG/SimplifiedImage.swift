@@ -10,17 +10,19 @@ let formatFlagColor: UInt32 = 0x02
 let formatFlagLinear: UInt32 = 0x04
 let formatRGB: UInt32 = formatFlagColor
 let formatRGBA: UInt32 = formatFlagColor | formatFlagAlpha
+let formatFlagBGR: UInt32 = 0x10
+let formatBGRA: UInt32 = formatRGBA | formatFlagBGR
 let flag16BitSRGB: UInt32 = 0x04
 
 /// Where a PNG comes from: a file by path, or bytes in memory (named for messages).
 enum PNGSource {
     case file(String)
-    case memory([UInt8], name: String)
+    case bytes(UnsafeRawBufferPointer, name: String)
 
     var name: String {
         switch self {
         case .file(let path): return path
-        case .memory(_, let name): return name
+        case .bytes(_, let name): return name
         }
     }
 }
@@ -55,47 +57,6 @@ func newImage() -> png_image {
     var image = png_image()
     image.version = UInt32(PNG_IMAGE_VERSION)
     return image
-}
-
-/// Decodes any PNG libpng reads into 8-bit sRGB RGBA.
-func decodeRGBA(_ source: PNGSource) throws(PNGError) -> RGBAImage {
-    var image = newImage()
-    let began: Int32
-    switch source {
-    case .file(let path):
-        began = png_image_begin_read_from_file(&image, path)
-    case .memory(let bytes, _):
-        began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-    }
-    guard began != 0 else {
-        let why = message(of: image)
-        png_image_free(&image)
-        throw PNGError(file: source.name, problem: readProblem(why, source: source))
-    }
-    let width = Int(image.width), height = Int(image.height)
-    guard width > 0, height > 0, width * height <= maximumPNGPixels else {
-        png_image_free(&image)
-        throw PNGError(file: source.name, problem: "image of \(width)x\(height) pixels is larger than the \(maximumPNGPixels) pixels PulseDot decodes")
-    }
-    let hasAlpha = image.format & formatFlagAlpha != 0
-    if image.format & formatFlagLinear != 0 { image.flags |= flag16BitSRGB }
-    image.format = formatRGBA
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    let finished: Int32 = pixels.withUnsafeMutableBytes { out in
-        switch source {
-        case .file:
-            return png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil)
-        case .memory(let bytes, _):
-            // The memory reader keeps pointing into the bytes until the end of finish_read.
-            return bytes.withUnsafeBytes { _ in png_image_finish_read(&image, nil, out.baseAddress, Int32(width * 4), nil) }
-        }
-    }
-    guard finished != 0 else {
-        let why = message(of: image)
-        png_image_free(&image)
-        throw PNGError(file: source.name, problem: "cannot decode PNG (\(why))")
-    }
-    return RGBAImage(width: width, height: height, rgba: pixels, fileHasAlpha: hasAlpha)
 }
 
 func readProblem(_ libpngMessage: String, source: PNGSource) -> String {
