@@ -47,8 +47,9 @@ let package = Package(
 
         // The settings table: configuration file, `--set`, values, errors, docs.
         .target(name: "Config", dependencies: ["Display", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd"]),
-        // Counting what the daemon does: frame times and their percentiles. Pure Swift.
+        // Counting what the daemon does: frame times and their percentiles, Prometheus text. Pure Swift.
         .target(name: "Metrics"),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Syscall", "TestSupport"]),
         // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "Syscall", "Systemd"]),
         // What is drawn when: the dot scene over the map, for one canvas.
