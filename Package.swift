@@ -28,8 +28,8 @@ let package = Package(
         .target(name: "PNG", dependencies: ["CPNG", "Raster"]),
         // Map tiles: one PNG or JPEG tile's bytes decoded into a slot, a missing zoom from its parent.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .target(name: "TileDecode", dependencies: ["CTurboJPEG", "PNG", "Raster"]),
-        .testTarget(name: "TileDecodeTests", dependencies: ["TileDecode", "PNG", "Raster", "TestSupport"]),
+        .target(name: "TileDecode", dependencies: ["CTurboJPEG", "PNG", "Raster", "Tiles"]),
+        .testTarget(name: "TileDecodeTests", dependencies: ["TileDecode", "PNG", "Raster", "TestSupport", "Tiles"]),
         // Writing JSON text (probe reports, watch lines, frames.jsonl): escaping in one place. Pure Swift.
         .target(name: "JSON"),
         .target(name: "GPSD", dependencies: ["JSON", "Syscall"]),

@@ -1,3 +1,5 @@
+import Tiles
+
 /// Why one tile's bytes could not become pixels, as one line. Which tile it was (file, z/x/y) is
 /// the reader's to add: the decoder sees only bytes.
 public enum TileDecodeError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -19,7 +21,7 @@ public enum TileDecodeError: Error, Equatable, Sendable, CustomStringConvertible
             let hex = first.map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
             return "tile of \(count) bytes is neither PNG nor JPEG (it starts with \(hex.joined(separator: " ")))"
         case .corrupt(let format, let message):
-            return "corrupt \(format.rawValue) tile: \(message)"
+            return "corrupt \(format.name) tile: \(message)"
         case .wrongSize(let width, let height, let expected):
             return "tile is \(width)x\(height), expected \(expected.pixels)x\(expected.pixels)"
         }

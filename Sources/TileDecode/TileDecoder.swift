@@ -1,5 +1,6 @@
 import PNG
 import Raster
+import Tiles
 
 /// Decodes map tiles, one tile's bytes at a time, into XRGB8888 slots the caller owns (a tile
 /// cache's). Once made it allocates nothing of its own per tile: one TurboJPEG decompressor serves
@@ -33,6 +34,9 @@ public final class TileDecoder {
         switch format {
         case .png: try decodePNG(bytes, into: slot)
         case .jpeg: try decodeJPEG(bytes, into: slot)
+        case .webp:
+            // A raster tile format, but not one PulseDot decodes.
+            throw .unknownFormat(firstBytes: Array(bytes.prefix(8)), count: bytes.count)
         }
         return format
     }

@@ -1,6 +1,7 @@
 import PNG
 import Raster
 import TileDecode
+import Tiles
 import XCTest
 
 /// What is not a tile at all: told by its first bytes, reported in one line, never a crash.
@@ -49,6 +50,15 @@ final class TileDecodeErrorTests: XCTestCase {
             XCTAssertThrowsError(try decoder.decode(bytes, into: TileFixtures.slot(.px256))) { error in
                 guard case .unknownFormat? = error as? TileDecodeError else { return XCTFail("\(error)") }
             }
+        }
+    }
+
+    func testAWebPTileIsRecognisedButNotDecoded() {
+        // WebP is a raster format MBTiles files may hold; this decoder does not read it.
+        let webp: [UInt8] = Array("RIFF".utf8) + [0x10, 0, 0, 0] + Array("WEBPVP8 ".utf8)
+        XCTAssertEqual(webp.withUnsafeBytes { TileFormat(signatureOf: $0) }, .webp)
+        XCTAssertThrowsError(try decoder.decode(webp, into: TileFixtures.slot(.px256))) { error in
+            XCTAssertEqual(error as? TileDecodeError, .unknownFormat(firstBytes: Array(webp.prefix(8)), count: webp.count))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PNG
 import Raster
+import Tiles
 import TestSupport
 import TileDecode
 import XCTest
