@@ -61,14 +61,10 @@ final class VirtualWaiting: LoopWaiting {
         }
         var wakeup = Wakeup(signals: pendingSignals)
         pendingSignals = []
-        if frames, ticking, let tick = nextTick, current >= tick {
-            wakeup.frameDue = true
-            // Missed ticks are read as one, like a timerfd's expiration count.
-            var next = tick
-            while next <= current { next = next.advanced(by: .nanoseconds(period)) }
-            nextTick = next
-        }
-        if !frames, let tick = nextTick, current >= tick {
+        // A frozen timer (ticking false) keeps its tick pending while frames are wanted.
+        if let tick = nextTick, current >= tick, !frames || ticking {
+            // Missed ticks are read as one, like a timerfd's expiration count; unpolled ones pile up.
+            wakeup.frameDue = frames
             var next = tick
             while next <= current { next = next.advanced(by: .nanoseconds(period)) }
             nextTick = next
