@@ -43,6 +43,9 @@ let package = Package(
         // Raster map tiles from MBTiles files through SQLite, opened immutable (MBTiles.swift says why).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Tiles", dependencies: ["CSQLite", "Geo", "Syscall"]),
+        // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
+        .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),
+        .testTarget(name: "TileMapTests", dependencies: ["Compositor", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "TestSupport", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.

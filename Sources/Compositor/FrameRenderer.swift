@@ -1,11 +1,13 @@
 import LocationDot
 import Raster
 
-/// What lies under the dot: a plain colour or a prepared frame (a map) at least the canvas's size;
-/// a larger frame is shown from `FrameRenderer.backgroundOrigin` (a view that pans without a copy).
+/// What lies under the dot: a plain colour, a prepared frame (a map) at least the canvas's size
+/// (a larger frame is shown from `FrameRenderer.backgroundOrigin`: a view that pans without a
+/// copy), or a map of tiles restored from the tiles' own slots.
 public enum FrameBackground {
     case color(Color)
     case frame(OwnedPixelBuffer)
+    case tiles(TileMosaic)
 }
 
 /// The one frame pipeline every output shares (`render`, `demo`, `show`, `run`, `bench`):
@@ -24,6 +26,8 @@ public final class FrameRenderer {
     /// What the dot covered in the previous frame: restored before the next one is painted.
     private var lastDot: Rect = .empty
     private var needsFullFrame = true
+    /// Background that changed under the canvas since the last frame (a tile that arrived).
+    private var staleBackground: Rect = .empty
     /// The background frame's pixel at the canvas's top-left corner.
     public private(set) var backgroundOrigin = (x: 0, y: 0)
 
@@ -36,6 +40,10 @@ public final class FrameRenderer {
         case .frame(let f):
             guard f.buffer.width >= width, f.buffer.height >= height, f.buffer.format == .xrgb8888 else {
                 throw FrameError("a background image of \(f.buffer.width)x\(f.buffer.height) \(f.buffer.format) does not cover a \(width)x\(height) xrgb8888 frame")
+            }
+        case .tiles(let m):
+            guard m.canvasWidth == width, m.canvasHeight == height else {
+                throw FrameError("a tile mosaic for \(m.canvasWidth)x\(m.canvasHeight) cannot be the background of a \(width)x\(height) frame")
             }
         }
         guard scale > 0, scale.isFinite else { throw FrameError("scale must be a number > 0, not \(scale)") }
@@ -57,7 +65,8 @@ public final class FrameRenderer {
     /// first time). That is this frame's damage for `Damage.add`.
     @discardableResult
     public func render(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
-        var changed = lastDot
+        var changed = lastDot.union(staleBackground)
+        staleBackground = .empty
         var dot = Rect.empty
         if let appearance {
             dot = painter.bounds(centerX: centerX, centerY: centerY, appearance: appearance).intersection(bounds)
@@ -73,7 +82,7 @@ public final class FrameRenderer {
             let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
                                         appearance: dot.isEmpty ? nil : appearance, clip: changed)
             dot = dot.union(painted)
-        case .color:
+        case .color, .tiles:
             restoreBackground(changed)
             if let appearance, !dot.isEmpty {
                 let painted = painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY,
@@ -88,6 +97,9 @@ public final class FrameRenderer {
     /// Forgets what is on the canvas: the next `render` redraws it all (after a new
     /// background, or when the canvas was written by someone else).
     public func invalidate() { needsFullFrame = true }
+
+    /// The background under `rect` changed (a tile arrived): the next `render` redraws it.
+    public func invalidate(_ rect: Rect) { staleBackground = staleBackground.union(rect.intersection(bounds)) }
 
     /// Shows a larger background frame from (x, y) (clamped so the canvas stays inside it); the
     /// next `render` redraws everything when that moved the view.
@@ -117,6 +129,7 @@ public final class FrameRenderer {
         switch background {
         case .color(let c): canvas.buffer.fill(rect, with: c)
         case .frame(let f): canvas.buffer.copy(rect, from: backgroundView(f))
+        case .tiles(let m): m.restore(rect, into: canvas.buffer)
         }
     }
 }

@@ -73,6 +73,25 @@ public struct MapProjection: Equatable, Sendable {
                              scaleX: world, scaleY: world, centreLongitude: center.longitude, imageSize: nil)
     }
 
+    /// A block of tiles of the standard grid at whole zoom `zoom`: `columns`×`rows` tiles of
+    /// `tileSize` px from tile (`firstColumn`, `firstRow`) (XYZ, row 0 at the north), as one image
+    /// whose pixel (0, 0) is that tile's top-left corner. Powers of two throughout, so every tile
+    /// edge falls on a whole pixel.
+    public static func tileGrid(zoom: Int, tileSize: Int, firstColumn: Int, firstRow: Int, columns: Int, rows: Int)
+        throws(ProjectionError) -> MapProjection
+    {
+        guard zoom >= 0, Double(zoom) <= maxZoom else { throw .zoomOutOfRange(Double(zoom)) }
+        guard columns > 0, rows > 0, tileSize > 0 else {
+            throw .badSize(width: columns * tileSize, height: rows * tileSize, what: "tile grid")
+        }
+        let tiles = PortableMath.exp2(Double(zoom))
+        let world = Double(tileSize) * tiles
+        let x0 = Double(firstColumn) / tiles, y0 = Double(firstRow) / tiles
+        let centreX = (Double(firstColumn) + Double(columns) / 2) / tiles
+        return MapProjection(originX: x0, originY: y0, scaleX: world, scaleY: world,
+                             centreLongitude: centreX * 360 - 180, imageSize: (columns * tileSize, rows * tileSize))
+    }
+
     /// A `width`×`height` image spanning `bounds` (outer pixel edges, not pixel centres).
     public static func georeferenced(bounds: GeoBounds, imageWidth: Int, imageHeight: Int)
         throws(ProjectionError) -> MapProjection

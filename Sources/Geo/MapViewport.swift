@@ -59,9 +59,11 @@ public struct MapViewport: Equatable, Sendable {
     public let edgeMargin: Double
     /// `offMap = edge` keeps the dot's centre this many pixels inside the map (e.g. the ring's radius).
     public let edgeInset: Double
+    /// Where the view starts (centred on it, within the map's edges); nil: the map's middle.
+    public let start: MapPoint?
 
     public init(follow: FollowMode, offMap: OffMapMode, canvasWidth: Int, canvasHeight: Int,
-                projection: MapProjection, edgeMargin: Double = 0.2, edgeInset: Double = 0) {
+                projection: MapProjection, edgeMargin: Double = 0.2, edgeInset: Double = 0, start: MapPoint? = nil) {
         self.follow = follow
         self.offMap = offMap
         self.canvasWidth = canvasWidth
@@ -70,13 +72,15 @@ public struct MapViewport: Equatable, Sendable {
         mapHeight = projection.imageSize?.height
         self.edgeMargin = min(max(edgeMargin, 0), 0.49)
         self.edgeInset = max(edgeInset, 0)
+        self.start = start
     }
 
     /// The offset before any fix, and for ever with `follow = off`: an image centred on the canvas
     /// (a larger image shows its middle, a smaller one gets an even border); the centre-and-zoom map
-    /// is already centred by its projection.
+    /// is already centred by its projection. A tiled map starts centred on `start`.
     public var initialOffset: ViewOffset {
-        ViewOffset(x: mapWidth.map { Self.floorHalf($0 - canvasWidth) } ?? 0,
+        if let start { return centred(on: start) }
+        return ViewOffset(x: mapWidth.map { Self.floorHalf($0 - canvasWidth) } ?? 0,
                    y: mapHeight.map { Self.floorHalf($0 - canvasHeight) } ?? 0)
     }
 

@@ -1,0 +1,182 @@
+import Compositor
+import Foundation
+import Geo
+import LocationDot
+import Raster
+import TestSupport
+import TileDecode
+import TileMap
+import Tiles
+import XCTest
+
+final class TiledMapTests: XCTestCase {
+    let colour = Color(r: 0x11, g: 0x22, b: 0x33)
+    var background: UInt32 { SolidPaint.pixel(colour) }
+
+    func openSet(_ fixture: TileMapFixture) throws -> TileSet {
+        try TileSet.open(path: fixture.path, scheme: .xyz, measure: TileDimensions.of)
+    }
+
+    /// The canvas the mosaic restores for a view at `offset`.
+    func canvas(_ map: TiledMap) -> OwnedPixelBuffer {
+        let c = OwnedPixelBuffer(width: map.mosaic.canvasWidth, height: map.mosaic.canvasHeight, format: .xrgb8888)
+        map.mosaic.restore(c.buffer.bounds, into: c.buffer)
+        return c
+    }
+
+    func assertShows(_ map: TiledMap, offset: ViewOffset, except blank: Set<TileID> = [], file: StaticString = #filePath, line: UInt = #line) {
+        let c = canvas(map)
+        for y in stride(from: 0, to: c.buffer.height, by: 7) {
+            for x in stride(from: 0, to: c.buffer.width, by: 5) {
+                let mx = offset.x + x, my = offset.y + y
+                var expected = TileMapFixture.mapPixel(x: mx, y: my) ?? background
+                let id = TileID(z: TileMapFixture.zoom, x: TileMapFixture.firstX + (mx >> 8), y: TileMapFixture.firstY + (my >> 8))
+                if blank.contains(id) { expected = background }
+                let got = withExtendedLifetime(c) { c.buffer.pixel(x: x, y: y) }
+                if got != expected {
+                    XCTFail("canvas (\(x), \(y)), map (\(mx), \(my)): \(String(got, radix: 16)), expected \(String(expected, radix: 16))", file: file, line: line)
+                    return
+                }
+            }
+        }
+    }
+
+    func testOpensTheSetAndLearnsItsTileSizeAndRange() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        let set = try openSet(fixture)
+        XCTAssertEqual(set.tileSize, 256)
+        XCTAssertEqual(set.kind, .mbtiles)
+        let r = set.tileRange(zoom: 12)
+        XCTAssertEqual(r.firstColumn, TileMapFixture.firstX)
+        XCTAssertEqual(r.firstRow, TileMapFixture.firstY)
+        XCTAssertEqual(r.columns, TileMapFixture.across)
+        XCTAssertEqual(r.rows, TileMapFixture.down)
+        let deeper = set.tileRange(zoom: 13)
+        XCTAssertEqual(deeper.firstColumn, 2 * TileMapFixture.firstX)
+        XCTAssertEqual(deeper.columns, 2 * TileMapFixture.across)
+    }
+
+    func testAViewShowsTheTilesUnderIt() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        let map = try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: 32 << 20,
+                               canvasWidth: 600, canvasHeight: 400)
+        defer { map.close() }
+        // Before any tile arrives the colour shows; after the wait every tile in view is in place.
+        let offset = ViewOffset(x: 300, y: 130)
+        XCTAssertTrue(map.show(offset: offset))
+        let before = canvas(map)
+        XCTAssertEqual(before.buffer.pixel(x: 10, y: 10), background)
+        let damage = map.waitForView()
+        XCTAssertEqual(damage, Rect(x: 0, y: 0, width: 600, height: 400), "the tiles that arrived cover the canvas")
+        assertShows(map, offset: offset)
+        XCTAssertFalse(map.show(offset: offset), "the same offset is no move")
+        // Off the map's edge (left and above) the colour shows.
+        let edge = ViewOffset(x: -100, y: -50)
+        map.show(offset: edge)
+        map.waitForView()
+        assertShows(map, offset: edge)
+    }
+
+    func testMissingAndDamagedTilesShowTheColourAndAreSaidOnce() throws {
+        let gone = TileID(z: 12, x: TileMapFixture.firstX + 1, y: TileMapFixture.firstY + 1)
+        let broken = TileID(z: 12, x: TileMapFixture.firstX + 2, y: TileMapFixture.firstY)
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"), missing: [gone], corrupt: [broken])
+        let map = try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: 32 << 20,
+                               canvasWidth: 700, canvasHeight: 500)
+        defer { map.close() }
+        let offset = ViewOffset(x: 0, y: 0)
+        map.show(offset: offset)
+        map.waitForView()
+        assertShows(map, offset: offset, except: [gone, broken])
+        let notes = map.takeNotes()
+        XCTAssertEqual(notes.count, 1, "\(notes)")
+        XCTAssertTrue(notes.first?.contains("tile 12/\(broken.x)/\(broken.y)") ?? false, "the damaged tile is named: \(notes)")
+        XCTAssertTrue(map.takeNotes().isEmpty)
+        XCTAssertEqual(map.tilesFailed, 1)
+    }
+
+    func testTheCacheStaysItsSizeOverALongDriveAndStillShowsTheRightTiles() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        let needed = TiledMap.slotsNeeded(tileSize: 256, canvasWidth: 300, canvasHeight: 200)
+        let map = try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: needed * 256 * 256 * 4,
+                               canvasWidth: 300, canvasHeight: 200)
+        defer { map.close() }
+        XCTAssertEqual(map.cacheSlots, needed)
+        // Back and forth across the whole map: tiles are given up and decoded again.
+        var offsets: [ViewOffset] = []
+        for lap in 0..<2 {
+            for step in 0..<40 {
+                let t = lap == 0 ? step : 39 - step
+                offsets.append(ViewOffset(x: t * 33, y: (t * 29) % 1100))
+            }
+        }
+        for offset in offsets {
+            map.show(offset: offset)
+            map.waitForView()
+            assertShows(map, offset: offset)
+        }
+        XCTAssertEqual(map.cacheSlots, needed)
+        XCTAssertEqual(map.cacheBytes, needed * 256 * 256 * 4)
+        XCTAssertGreaterThan(map.tilesDecoded, needed, "tiles were given up and decoded again")
+    }
+
+    func testADeeperZoomEnlargesTheDeepestTilesAndSaysSo() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        let map = try TiledMap(tileSet: try openSet(fixture), zoom: 13, background: colour, cacheBytes: 32 << 20,
+                               canvasWidth: 400, canvasHeight: 300)
+        defer { map.close() }
+        XCTAssertEqual(map.sourceZoom, 12)
+        XCTAssertEqual(map.columns, 2 * TileMapFixture.across)
+        let offset = ViewOffset(x: 700, y: 450)
+        map.show(offset: offset)
+        map.waitForView()
+        let c = canvas(map)
+        for (x, y) in [(0, 0), (13, 77), (399, 299), (250, 3)] {
+            let expected = TileMapFixture.mapPixel(x: (offset.x + x) >> 1, y: (offset.y + y) >> 1)
+            XCTAssertEqual(c.buffer.pixel(x: x, y: y), expected, "(\(x), \(y)) is the zoom-12 pixel enlarged 2x")
+        }
+        XCTAssertTrue(map.takeNotes().first?.contains("enlarged 2x") ?? false)
+        XCTAssertThrowsError(try TiledMap(tileSet: try openSet(fixture), zoom: 15, background: colour, cacheBytes: 32 << 20,
+                                          canvasWidth: 400, canvasHeight: 300)) { error in
+            XCTAssertTrue("\(error)".contains("at most two levels"), "\(error)")
+        }
+    }
+
+    func testACacheSmallerThanTheViewAndItsRingIsRefused() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        XCTAssertEqual(TiledMap.slotsNeeded(tileSize: 256, canvasWidth: 1920, canvasHeight: 1080), 88)
+        XCTAssertThrowsError(try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: 8 << 20,
+                                          canvasWidth: 1920, canvasHeight: 1080)) { error in
+            XCTAssertTrue("\(error)".contains("need 88"), "\(error)")
+            XCTAssertTrue("\(error)".contains("cacheMegabytes ≥ 22"), "\(error)")
+        }
+    }
+
+    /// The renderer over tiles draws exactly what it draws over the same map as one image.
+    func testFramesOverTilesEqualFramesOverTheSameImage() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        let map = try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: 32 << 20,
+                               canvasWidth: 320, canvasHeight: 240)
+        defer { map.close() }
+        let offset = ViewOffset(x: 500, y: 333)
+        map.show(offset: offset)
+        map.waitForView()
+        let image = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
+        for y in 0..<240 {
+            for x in 0..<320 {
+                image.buffer.row(y).storeBytes(of: TileMapFixture.mapPixel(x: offset.x + x, y: offset.y + y)!, toByteOffset: x * 4, as: UInt32.self)
+            }
+        }
+        var look = DotAppearance()
+        look.haloSize = 0.6
+        look.haloOpacity = 0.5
+        look.accuracyRadiusPx = 40
+        let tiled = try FrameRenderer(width: 320, height: 240, style: DotStyle(), scale: 2, background: .tiles(map.mosaic))
+        let plain = try FrameRenderer(width: 320, height: 240, style: DotStyle(), scale: 2, background: .frame(image))
+        for step in 0..<6 {
+            let x = 100 + Double(step) * 13.25, y = 120 - Double(step) * 5.5
+            XCTAssertEqual(tiled.render(look, centerX: x, centerY: y), plain.render(look, centerX: x, centerY: y))
+            XCTAssertTrue(Array(tiled.canvas.bytes) == Array(plain.canvas.bytes), "step \(step): frames differ")
+        }
+    }
+}
