@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["Display", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd"]),
+        .target(name: "Config", dependencies: ["Display", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles"]),
         // Counting what the daemon does: frame times and their percentiles, Prometheus text. Pure Swift.
         .target(name: "Metrics"),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Syscall", "TestSupport"]),

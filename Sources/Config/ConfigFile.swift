@@ -138,7 +138,7 @@ public struct Configuration: Sendable {
         var settings = base
         do {
             try settings.set(all: overrides)
-            try validate(settings)
+            try validate(&settings)
         } catch {
             throw ConfigurationError(error)
         }

@@ -2,14 +2,18 @@ extension Configuration {
     /// What no single line can check, after the file and the overrides: the map's two forms must
     /// not be mixed, and a headless output cannot write frames faster than it draws them. Errors
     /// name the line of the key at fault (the one that was set, when only one of a pair was).
-    public static func validate(_ s: Settings) throws(SettingError) {
+    public static func validate(_ s: inout Settings) throws(SettingError) {
+        let given = s
         func fail(_ qualified: String, _ problem: String) -> SettingError {
             let key = SettingsTable.keys.first { $0.qualifiedName == qualified }!
-            return SettingError(key: qualified, value: s.value(of: key), problem: problem,
-                                origin: s.origins[qualified] ?? .commandLine)
+            return SettingError(key: qualified, value: given.value(of: key), problem: problem,
+                                origin: given.origins[qualified] ?? .commandLine)
         }
+        try validateTiles(&s, fail: fail)
         let map = s.map
-        if map.imagePath != nil {
+        if map.tiles.path != nil {
+            // A tiled map takes center and zoom, and bounds to show part of it.
+        } else if map.imagePath != nil {
             if map.bounds == nil {
                 throw fail("map.image", "a map image needs bounds = WEST,SOUTH,EAST,NORTH (its geographic edges)")
             }

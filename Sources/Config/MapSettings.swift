@@ -18,6 +18,8 @@ public struct MapSettings: Sendable {
     public var zoom: Double = 16
     public var follow: FollowMode = .off
     public var offMap: OffMapMode = .hide
+    /// A tiled map instead of an image (`[map] tiles`).
+    public var tiles = TileSettings()
 
     public init() {}
 

@@ -57,7 +57,7 @@ public enum SettingsTable {
 
     // MARK: The table
 
-    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + mapKeys + logKeys
+    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + mapKeys + tileKeys + logKeys
 
     static let dotKeys: [SettingKey] = [
         color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", \.dot.style.annotationColor),

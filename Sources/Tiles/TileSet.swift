@@ -39,6 +39,13 @@ public struct TileSet: Equatable, Sendable {
                        identity: status.identity)
     }
 
+    /// The same tiles with `bounds` in place of the file's (to show part of a larger map).
+    public func restricted(to bounds: GeoBounds) -> TileSet {
+        var m = metadata
+        m.bounds = bounds
+        return TileSet(path: path, kind: kind, scheme: scheme, metadata: m, tileSize: tileSize, identity: identity)
+    }
+
     /// A store reading this tile set, for one thread.
     public func openStore() throws(TileSetError) -> any TileStore {
         try Self.openStore(path: path, kind: kind, scheme: scheme)
