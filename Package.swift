@@ -30,6 +30,10 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(name: "TileDecode", dependencies: ["CTurboJPEG", "PNG", "Raster", "Tiles"]),
         .testTarget(name: "TileDecodeTests", dependencies: ["TileDecode", "PNG", "Raster", "TestSupport", "Tiles"]),
+        // Text on the map: the attribution label, its glyphs drawn by FreeType.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "Text", dependencies: ["CFreeType", "Raster"]),
+        .testTarget(name: "TextTests", dependencies: ["Raster", "Text"]),
         // Writing JSON text (probe reports, watch lines, frames.jsonl): escaping in one place. Pure Swift.
         .target(name: "JSON"),
         .target(name: "GPSD", dependencies: ["JSON", "Syscall"]),
