@@ -60,7 +60,7 @@ let package = Package(
         // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "Syscall", "Systemd"]),
         // What is drawn when: the dot scene over the map, for one canvas.
-        .target(name: "Scene", dependencies: ["Compositor", "Config", "Display", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster"]),
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "Display", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
@@ -69,7 +69,7 @@ let package = Package(
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
-        .target(name: "Bench", dependencies: ["Compositor", "FrameBench", "LocationDot", "Metrics", "Raster", "Syscall"]),
+        .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         // Argument parsing and subcommands only.
         .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
 

@@ -28,6 +28,10 @@ public final class FrameRenderer {
     private var needsFullFrame = true
     /// Background that changed under the canvas since the last frame (a tile that arrived).
     private var staleBackground: Rect = .empty
+    /// Drawn over everything where a frame changes (the map's attribution): made once, never per frame.
+    public var overlay: Overlay? {
+        didSet { needsFullFrame = true }
+    }
     /// The background frame's pixel at the canvas's top-left corner.
     public private(set) var backgroundOrigin = (x: 0, y: 0)
 
@@ -90,6 +94,7 @@ public final class FrameRenderer {
                 dot = dot.union(painted)
             }
         }
+        if let overlay { overlay.draw(into: canvas.buffer, clip: changed) }
         lastDot = dot
         return changed
     }

@@ -71,6 +71,18 @@ public final class RunDaemon {
         source = try makeSource(configuration.settings.source, now: now)
     }
 
+    /// PNG frames are a record to compare: each waits for the tiles it shows. A screen never waits.
+    static func waitsForTiles(_ display: DisplaySettings) -> Bool {
+        if case .png = display.output { return true }
+        return false
+    }
+
+    /// A tiled map's summary, once per view.
+    func announceMap(of view: SceneView) {
+        if let tiles = view.tiles { log.info(tiles.summary) }
+        for note in view.takeNotes() { log.warning(note) }
+    }
+
     static func loadMap(_ map: MapSettings, log: Journal) throws -> MapImage? {
         guard let path = map.imagePath else { return nil }
         let image = try MapImage(path: path, background: map.background)
@@ -129,6 +141,7 @@ public final class RunDaemon {
         // What the frame shows is of the moment it is drawn, after the source had its turn.
         let now = waiting.now()
         let damage = d.view.draw(at: now.seconds)
+        if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
         do {
             try d.present(damage, frame: d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds))
         } catch {
@@ -188,8 +201,9 @@ public final class RunDaemon {
     func makeView(canvasWidth: Int, canvasHeight: Int, physicalHeight: Int) throws(SceneView.SetupError) -> SceneView {
         let view = try SceneView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                  physicalHeight: physicalHeight, map: map, staleAfter: source.staleAfter,
-                                 center: source.fixedPosition)
+                                 center: source.fixedPosition, waitForTiles: Self.waitsForTiles(settings.display))
         if let lastFix { view.add(lastFix) }
+        announceMap(of: view)
         return view
     }
 

@@ -33,7 +33,7 @@ extension RunDaemon {
         if !displayChanged, let d = display.driven {
             newView = try SceneView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
                                     physicalHeight: d.physicalHeight, map: newMap, staleAfter: newSource.staleAfter,
-                                   center: newSource.fixedPosition)
+                                    center: newSource.fixedPosition, waitForTiles: Self.waitsForTiles(next.display))
             if let seed { newView!.add(seed) }
         }
 
@@ -54,7 +54,9 @@ extension RunDaemon {
             display.lose("reopening for the new configuration", retryAt: now)
             tryDisplay(now: now)
         } else if let newView, let d = display.driven {
+            d.view.close()
             d.view = newView
+            announceMap(of: newView)
         }
         counters.startPeriod(at: now, summaryEvery: next.log.summaryEvery)
     }

@@ -57,7 +57,14 @@ public struct DotScene: Sendable {
         map = settings.map
         clock = DotClock(style: settings.dot.style)
         truth = FixState(rules: FixRules(dot: settings.dot, staleAfter: staleAfter, scale: scale))
-        if let path = map.imagePath, let bounds = map.bounds {
+        if let tiles = map.tiles.set {
+            let zoom = Int(map.zoom)
+            let r = tiles.tileRange(zoom: zoom)
+            let grid = try MapProjection.tileGrid(zoom: zoom, tileSize: tiles.tileSize, firstColumn: r.firstColumn,
+                                                  firstRow: r.firstRow, columns: r.columns, rows: r.rows)
+            let start = map.center ?? center ?? map.tiles.start
+            place(grid, start: start.map { grid.point(for: $0) })
+        } else if let path = map.imagePath, let bounds = map.bounds {
             guard let size = map.imageSize else { throw .badSize(width: 0, height: 0, what: "map image \(path)") }
             try place(.georeferenced(bounds: bounds, imageWidth: size.width, imageHeight: size.height))
         } else if let centre = map.center ?? center {
@@ -65,10 +72,10 @@ public struct DotScene: Sendable {
         }
     }
 
-    private mutating func place(_ projection: MapProjection) {
+    private mutating func place(_ projection: MapProjection, start: MapPoint? = nil) {
         self.projection = projection
         let v = MapViewport(follow: map.follow, offMap: map.offMap, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                            projection: projection, edgeInset: DotStyle.ringDiameter / 2 * scale)
+                            projection: projection, edgeInset: DotStyle.ringDiameter / 2 * scale, start: start)
         viewport = v
         offset = v.initialOffset
     }

@@ -3,24 +3,31 @@ import Config
 import GPSD
 import Geo
 import Raster
+import Text
+import TileMap
 
-/// One canvas's worth of drawing: the scene (map, motion, truth), the map window under it and the
-/// renderer that restores, paints and reports damage. Made when a display (or a headless frame
-/// size) is known, and again at a reload; the daemon seeds it with the last fix so a new view
-/// tells the same truth as the old one.
+/// One canvas's worth of drawing: the scene (map, motion, truth), the map under it (an image's
+/// window, or tiles) and the renderer that restores, paints and reports damage. Made when a
+/// display (or a headless frame size) is known, and again at a reload; the daemon seeds it with
+/// the last fix so a new view tells the same truth as the old one.
 public final class SceneView {
     public private(set) var scene: DotScene
     public let window: MapWindow
+    /// The tiled map, when `[map] tiles` is one: decoded off the loop, shown from its own pool.
+    public let tiles: TiledMap?
     public let renderer: FrameRenderer
+    /// Whether a frame waits for every tile in view (frames that must not depend on timing).
+    public let waitsForTiles: Bool
     /// The last frame drawn.
     public private(set) var last: SceneFrame
+    private var notes: [String] = []
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
 
     public init(settings: Settings, canvasWidth: Int, canvasHeight: Int, physicalHeight: Int,
-                map: MapImage?, staleAfter: Double, center: GeoPoint?) throws(SetupError) {
+                map: MapImage?, staleAfter: Double, center: GeoPoint?, waitForTiles: Bool = false) throws(SetupError) {
         let scale = settings.dot.scale(forDisplayLines: physicalHeight)
         do {
             scene = try DotScene(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale,
@@ -29,15 +36,48 @@ public final class SceneView {
             throw SetupError(description: "map: \(error)")
         }
         window = MapWindow(color: settings.map.background, source: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
-        window.show(offset: scene.offset)
-        do {
-            renderer = try FrameRenderer(width: canvasWidth, height: canvasHeight, style: settings.dot.style,
-                                         scale: scale, background: window.background)
-        } catch {
-            throw SetupError(description: "frame: \(error)")
+        waitsForTiles = waitForTiles
+        if let set = settings.map.tiles.set {
+            do {
+                let tiled = try TiledMap(tileSet: set, zoom: Int(settings.map.zoom), background: settings.map.background,
+                                         cacheBytes: settings.map.tiles.cacheBytes, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+                tiles = tiled
+                renderer = try FrameRenderer(width: canvasWidth, height: canvasHeight, style: settings.dot.style,
+                                             scale: scale, background: .tiles(tiled.mosaic))
+            } catch {
+                throw SetupError(description: "map: \(error)")
+            }
+        } else {
+            tiles = nil
+            window.show(offset: scene.offset)
+            do {
+                renderer = try FrameRenderer(width: canvasWidth, height: canvasHeight, style: settings.dot.style,
+                                             scale: scale, background: window.background)
+            } catch {
+                throw SetupError(description: "frame: \(error)")
+            }
+            if window.scrolls { renderer.scrollBackground(toX: scene.offset.x, y: scene.offset.y) }
         }
-        if window.scrolls { renderer.scrollBackground(toX: scene.offset.x, y: scene.offset.y) }
+        if let text = Self.attributionText(settings.map) {
+            do {
+                renderer.overlay = try AttributionLabel.make(text: text, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale)
+            } catch {
+                notes.append("map attribution not drawn: \(error)")
+            }
+        }
         last = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: scene.offset)
+    }
+
+    /// The credit `[map] attribution` asks for: the tile set's own (tags stripped), a text, or none.
+    static func attributionText(_ map: MapSettings) -> String? {
+        switch map.tiles.attribution {
+        case .none: return nil
+        case .text(let t): return t
+        case .auto:
+            guard let html = map.tiles.set?.metadata.attribution else { return nil }
+            let plain = AttributionText.plain(fromHTML: html)
+            return plain.isEmpty ? nil : plain
+        }
     }
 
     public var scale: Double { scene.scale }
@@ -46,11 +86,15 @@ public final class SceneView {
     public func add(_ fix: Fix) -> SceneNote? { scene.add(fix) }
 
     /// Draws the frame at `now` (monotonic seconds) into the renderer's canvas and returns
-    /// the rectangle that changed: the dot's old and new places, or the whole canvas when the
-    /// view moved over a map image. Allocates nothing.
+    /// the rectangle that changed: the dot's old and new places, tiles that arrived, or the whole
+    /// canvas when the view moved. Allocates nothing.
     public func draw(at now: Double) -> Rect {
         let frame = scene.frame(at: now)
-        if window.scrolls {
+        if let tiles {
+            if tiles.show(offset: frame.offset) { renderer.invalidate() }
+            if waitsForTiles { renderer.invalidate(tiles.waitForView()) }
+            if tiles.hasDeliveries { renderer.invalidate(tiles.receive()) }
+        } else if window.scrolls {
             renderer.scrollBackground(toX: frame.offset.x, y: frame.offset.y)
         } else if window.show(offset: frame.offset) {
             renderer.invalidate()
@@ -59,4 +103,18 @@ public final class SceneView {
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
         return renderer.render(frame.center == nil ? nil : frame.appearance, centerX: centre.x, centerY: centre.y)
     }
+
+    /// Whether `takeNotes` has lines for the log (checked each frame; the lines are rare).
+    public var hasNotes: Bool { !notes.isEmpty || (tiles?.hasNotes ?? false) }
+
+    /// Lines for the log: problems with tiles and the attribution, each said once.
+    public func takeNotes() -> [String] {
+        var lines = notes
+        notes = []
+        if let tiles { lines += tiles.takeNotes() }
+        return lines
+    }
+
+    /// Lets go of the tile worker and pool (a reload's new view replaces this one).
+    public func close() { tiles?.close() }
 }

@@ -35,6 +35,8 @@ final class TileLoader: Sendable {
     }
 
     private let exchange: Mutex<Exchange>
+    /// Deliveries waiting: read by the loop every frame without taking the lock.
+    private let waiting = Atomic<Int>(0)
     private let wake: EventFD
     /// Readable when deliveries wait: the loop polls it and then calls `take`.
     let delivered: EventFD
@@ -62,6 +64,9 @@ final class TileLoader: Sendable {
         try? wake.signal()
     }
 
+    /// Whether deliveries wait for `take`: one atomic load, for every frame.
+    var hasDeliveries: Bool { waiting.load(ordering: .acquiring) > 0 }
+
     /// Moves every delivery that came back into `out` (which keeps its capacity); returns how many.
     @discardableResult
     func take(into out: inout [TileDelivery]) -> Int {
@@ -70,6 +75,7 @@ final class TileLoader: Sendable {
             let n = e.deliveries.count
             out.append(contentsOf: e.deliveries)
             e.deliveries.removeAll(keepingCapacity: true)
+            waiting.subtract(n, ordering: .releasing)
             return n
         }
     }
@@ -103,6 +109,7 @@ final class TileLoader: Sendable {
             let delivery = producer.produce(request)
             exchange.withLock { (e: inout Exchange) in
                 e.deliveries.append(delivery)
+                waiting.add(1, ordering: .releasing)
                 if delivery.problem != nil { e.failed += 1 } else if !delivery.blank { e.decoded += 1 }
             }
             try? delivered.signal()

@@ -107,8 +107,14 @@ public final class TiledMap {
     public var tilesDecoded: Int { loader.counts.decoded }
     public var tilesFailed: Int { loader.counts.failed }
 
-    /// Polled by the loop: readable when decoded tiles are waiting for `receive`.
+    /// Readable when decoded tiles are waiting for `receive` (what `waitForView` blocks on).
     public var deliveryDescriptor: FileDescriptor { loader.delivered.descriptor }
+
+    /// Whether tiles wait for `receive`: cheap enough to ask every frame.
+    public var hasDeliveries: Bool { loader.hasDeliveries }
+
+    /// Whether `takeNotes` has lines for the log.
+    public var hasNotes: Bool { !notes.isEmpty }
 
     /// "map city.mbtiles: 4,096 tiles of 256 px at zoom 16 …", for the log at start.
     public var summary: String {

@@ -13,6 +13,9 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("frames", "N", "how many frames (default 180, from 1 to 1000000)"),
     .valued("scene", "static|moving|pan|copy", "what moves (default moving; copy: a plain full-frame copy-out, the baseline)"),
     .valued("look", "stock|default", "the dot's look: stock iOS, or the README defaults (default stock)"),
+    .valued("tile-format", "png|jpeg", "the drive scene's tiles (default png)"),
+    .valued("write-city", "PATH", "only write the made-up city the drive scene drives through, as an MBTiles file, and stop"),
+    .valued("city-tiles", "COLUMNSxROWS", "the city's size in zoom-17 tiles (default 72x60: 4,320 tiles)"),
     .flag("json", "the report as one JSON object"),
     .flag("verify", "render every frame again the plain way and compare; exit 2 when any differs"),
 ], notes: "See BENCHMARKS.md.")
@@ -20,6 +23,24 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
 func benchCommand(_ args: Arguments) -> Int32 {
     do {
         guard args.positional.isEmpty else { return fail("bench: unexpected argument '\(args.positional[0])'") }
+        var tileFormat = BenchCity.Format.png
+        if let text = args.value("tile-format") {
+            guard let f = BenchCity.Format(rawValue: text) else { return fail("bench: --tile-format \(text): expected png or jpeg") }
+            tileFormat = f
+        }
+        var city = (columns: 72, rows: 60)
+        if let text = args.value("city-tiles") {
+            let parts = text.split(separator: "x")
+            guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), (8...512).contains(c), (8...512).contains(r) else {
+                return fail("bench: --city-tiles \(text): expected COLUMNSxROWS, each 8 to 512")
+            }
+            city = (c, r)
+        }
+        if let path = args.value("write-city") {
+            try BenchCity.write(to: path, format: tileFormat, columns: city.columns, rows: city.rows)
+            print("bench: wrote \(city.columns)x\(city.rows) tiles (\(tileFormat.rawValue)) to \(path)")
+            return 0
+        }
         var o = BenchOptions()
         o.width = try args.int("width", default: o.width, range: 16...16384)
         o.height = try args.int("height", default: o.height, range: 16...16384)
