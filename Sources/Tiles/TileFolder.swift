@@ -34,7 +34,8 @@ public final class TileFolder: TileStore {
 
     private var directory: FileDescriptor?
 
-    /// A tile larger than this is not a tile: a 512-px PNG of noise is under 1 MiB.
+    /// A file larger than this is not a tile (a 512-px RGBA PNG of pure noise is about 1 MiB), and
+    /// reading it whole would only fill memory.
     static let tileByteLimit = 16 << 20
 
     /// Opens and lists `path`. Refuses what is not a tile folder, naming the folder and the reason
