@@ -14,8 +14,11 @@ import Syscall
 /// counts. It never allocates; the per-frame records are allocated before the first frame.
 public final class BenchRun {
     public let options: BenchOptions
-    public let frames: BenchFrames
-    public var scene: BenchScene { frames.scene }
+    /// The frames: over a textured map in RAM (`BenchFrames`), or driving through tiles.
+    public let frames: BenchFrames?
+    public let drive: BenchDrive?
+    /// The scene's name in the report.
+    public var sceneName: String { drive == nil ? options.scene.rawValue : "drive" }
 
     /// Per frame: pixels redrawn in the canvas, pixels copied out, wall time, hash.
     public private(set) var touched: [Int]
@@ -29,27 +32,36 @@ public final class BenchRun {
     /// Whether the frames are being held against the reference painter.
     public var verified: Bool { reference != nil }
 
-    public init(_ options: BenchOptions, verify: Bool = false) throws {
+    /// `drive`: the tiles file to drive through instead of `options.scene` (no `verify`: the
+    /// reference painter has no tiles).
+    public init(_ options: BenchOptions, verify: Bool = false, drive tiles: String? = nil) throws {
         self.options = options
-        frames = try BenchFrames(options)
+        if let tiles {
+            drive = try BenchDrive(options, tiles: tiles)
+            frames = nil
+        } else {
+            drive = nil
+            frames = try BenchFrames(options)
+        }
         touched = [Int](repeating: 0, count: options.frames)
         copied = [Int](repeating: 0, count: options.frames)
         nanoseconds = [Int64](repeating: 0, count: options.frames)
         hashes = [UInt64](repeating: 0, count: options.frames)
-        reference = verify ? BenchReference(options, scene: frames.scene, map: frames.map) : nil
+        reference = verify ? frames.map { BenchReference(options, scene: $0.scene, map: $0.map) } : nil
     }
 
     /// Runs every frame, timing each, hashing what reached the scan-out buffer, and (with
     /// `verify`) comparing it with the reference painter's frame.
     public func run() {
         for n in 0..<options.frames {
+            drive?.prepare(n)
             let start = MonotonicInstant.now()
             let r = step(n)
             let end = MonotonicInstant.now()
             touched[n] = r.touched
             copied[n] = r.copied
             nanoseconds[n] = end.nanoseconds - start.nanoseconds
-            hashes[n] = frames.hash(n)
+            hashes[n] = drive?.hash(n) ?? frames!.hash(n)
             if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
                 mismatches += 1
                 if firstMismatch == nil { firstMismatch = n }
@@ -57,9 +69,12 @@ public final class BenchRun {
         }
     }
 
-    /// One frame (`BenchFrames.step`): the unit `deploy/bench-callgrind` counts.
+    /// One frame (`BenchFrames.step` or `BenchDrive.step`): the unit `deploy/bench-callgrind` counts.
     @inline(never)
-    public func step(_ n: Int) -> (touched: Int, copied: Int) { frames.step(n) }
+    public func step(_ n: Int) -> (touched: Int, copied: Int) {
+        if let drive { return drive.step(n) }
+        return frames!.step(n)
+    }
 }
 
 /// The straightforward path `--verify` holds the fast one against: every frame drawn from scratch

@@ -60,6 +60,12 @@ public final class TileMosaic {
     public var visibleColumns: Int { ((offset.x + canvasWidth - 1) >> shift) - firstTile.column + 1 }
     public var visibleRows: Int { ((offset.y + canvasHeight - 1) >> shift) - firstTile.row + 1 }
 
+    /// The tiles a view from `(x, y)` would show: first column and row, how many across and down.
+    public func range(atX x: Int, y: Int) -> (column: Int, row: Int, columns: Int, rows: Int) {
+        let column = x >> shift, row = y >> shift
+        return (column, row, ((x + canvasWidth - 1) >> shift) - column + 1, ((y + canvasHeight - 1) >> shift) - row + 1)
+    }
+
     /// Puts `pixels` (a slot's first byte; nil: the colour) at map tile (`column`, `row`). Returns
     /// the canvas rectangle that tile covers (empty when it is not in view), for the renderer's damage.
     @discardableResult

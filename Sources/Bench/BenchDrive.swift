@@ -1,0 +1,92 @@
+import Compositor
+import FrameBench
+import Geo
+import LocationDot
+import Raster
+import TileDecode
+import TileMap
+import Tiles
+
+/// `bench --scene drive`: the dot driving through a city-size tiled map with `follow = center`,
+/// made the way the daemon makes a frame over tiles — the view moved (cells filled from the
+/// pool, tiles around it asked for), tiles that arrived put in place, the whole canvas restored
+/// row by row from tile slots, the dot painted, the damage copied out to one of two scan-out
+/// buffers. Between frames (`prepare`, not counted) the tiles the next frame shows are decoded
+/// on the worker, so every frame finds them and the frames and their hashes do not depend on
+/// timing; inside a counted frame no tile is read or decoded.
+public final class BenchDrive {
+    public let options: BenchOptions
+    public let map: TiledMap
+    public let renderer: FrameRenderer
+    public let targets: [OwnedPixelBuffer]
+    private var damage: Damage
+    private let clock: DotClock
+    private let viewport: MapViewport
+    private var offset: ViewOffset
+    /// Where the drive starts (map pixels) and how far it goes each frame along x and y.
+    private let start: MapPoint
+    private let stepX: Double, stepY: Double
+    /// Map pixels per frame: a fast-forwarded bus (about 200 km/h at zoom 17), so that a few
+    /// hundred frames cross several tiles.
+    public static let pixelsPerFrame = 4.0
+
+    public init(_ options: BenchOptions, tiles path: String, cacheMegabytes: Int = 24) throws {
+        self.options = options
+        let set = try TileSet.open(path: path, scheme: .xyz, measure: TileDimensions.of)
+        let zoom = set.metadata.maxZoom
+        map = try TiledMap(tileSet: set, zoom: zoom, background: BenchCity.land, cacheBytes: cacheMegabytes << 20,
+                           canvasWidth: options.width, canvasHeight: options.height)
+        renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
+                                     scale: options.scale, background: .tiles(map.mosaic))
+        var buffers: [OwnedPixelBuffer] = []
+        for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)) }
+        targets = buffers
+        damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
+        clock = DotClock(style: options.style)
+        let grid = try map.projection()
+        viewport = MapViewport(follow: .center, offMap: .edge, canvasWidth: options.width, canvasHeight: options.height,
+                               projection: grid)
+        start = MapPoint(x: 1000.25, y: 1500.75)
+        // Heading 60°, like the other moving scenes: both axes change by a fraction every frame.
+        stepX = Self.pixelsPerFrame * 0.866_025_403_784_438_6
+        stepY = Self.pixelsPerFrame * 0.5
+        offset = ViewOffset(x: 0, y: 0)
+    }
+
+    /// The dot's map position in frame `n`: a straight drive, reflected back at the map's edges.
+    func dot(_ n: Int) -> MapPoint {
+        let w = Double(map.columns * map.tileSet.tileSize), h = Double(map.rows * map.tileSet.tileSize)
+        return MapPoint(x: fold(start.x + stepX * Double(n), w), y: fold(start.y + stepY * Double(n), h))
+    }
+
+    private func fold(_ v: Double, _ size: Double) -> Double {
+        let lo = 600.0, span = size - 1200
+        var r = (v - lo).truncatingRemainder(dividingBy: 2 * span)
+        if r < 0 { r += 2 * span }
+        return lo + (r <= span ? r : 2 * span - r)
+    }
+
+    /// Before frame `n` (not counted): the tiles it will show are decoded.
+    public func prepare(_ n: Int) {
+        let next = viewport.offset(following: dot(n), from: offset)
+        renderer.invalidate(map.preload(offset: next))
+    }
+
+    /// One frame, as the daemon draws it over tiles. Allocates nothing.
+    @inline(never)
+    public func step(_ n: Int) -> (touched: Int, copied: Int) {
+        let target = targets[n & 1].buffer
+        let p = dot(n)
+        offset = viewport.offset(following: p, from: offset)
+        if map.show(offset: offset) { renderer.invalidate() }
+        if map.hasDeliveries { renderer.invalidate(map.receive()) }
+        let centre = viewport.canvasPoint(p, offset: offset)
+        let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: centre.x, centerY: centre.y)
+        damage.add(changed)
+        let written = renderer.copyOut(damage.union, to: target)
+        damage.endFrame()
+        return (changed.area, written.area)
+    }
+
+    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(targets[n & 1].buffer) }
+}
