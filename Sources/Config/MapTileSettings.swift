@@ -119,6 +119,10 @@ extension Configuration {
         let east = b.crossesAntimeridian ? b.east + 360 : b.east
         var middle = (b.west + east) / 2
         if middle > 180 { middle -= 360 }
+        if let screen = MapTileReport.knownScreen(s.display),
+           let problem = set.cacheProblem(cacheBytes: s.map.tiles.cacheBytes, canvasWidth: screen.width, canvasHeight: screen.height) {
+            throw fail("map.cacheMegabytes", problem)
+        }
         s.map.tiles.start = m.center?.point ?? GeoPoint(latitude: (b.south + b.north) / 2, longitude: middle)
         s.map.tiles.set = set
     }

@@ -39,12 +39,6 @@ public final class TiledMap {
     /// Lines for the log (problems with tiles, each said once), taken by `takeNotes`.
     private var notes: [String] = []
 
-    /// Tiles in a view of `canvasWidth`×`canvasHeight` at most, plus the ring around it: what the
-    /// pool must hold at least.
-    public static func slotsNeeded(tileSize: Int, canvasWidth: Int, canvasHeight: Int) -> Int {
-        ((canvasWidth + tileSize - 1) / tileSize + 3) * ((canvasHeight + tileSize - 1) / tileSize + 3)
-    }
-
     public init(tileSet: TileSet, zoom: Int, background: Color, cacheBytes: Int,
                 canvasWidth: Int, canvasHeight: Int) throws(TileSetError) {
         let m = tileSet.metadata
@@ -52,11 +46,10 @@ public final class TiledMap {
             throw TileSetError("\(tileSet.path): zoom \(zoom) cannot be shown: the map has zooms \(m.minZoom)–\(m.maxZoom) (at most two levels past the deepest are enlarged)")
         }
         let size = tileSet.tileSize
-        let slotBytes = size * size * 4
-        let slots = cacheBytes / slotBytes
-        let needed = Self.slotsNeeded(tileSize: size, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
-        guard slots >= needed else {
-            throw TileSetError("a tile cache of \(cacheBytes >> 20) MiB holds \(slots) tiles of \(size) px; a \(canvasWidth)x\(canvasHeight) view and the ring around it need \(needed) (cacheMegabytes ≥ \((needed * slotBytes + (1 << 20) - 1) >> 20))")
+        let slots = cacheBytes / tileSet.slotBytes
+        let needed = tileSet.slotsNeeded(canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        if let problem = tileSet.cacheProblem(cacheBytes: cacheBytes, canvasWidth: canvasWidth, canvasHeight: canvasHeight) {
+            throw TileSetError(problem)
         }
         guard let tileSize = TileSize(rawValue: size) else { throw TileSetError("\(tileSet.path): tiles of \(size) px") }
         self.tileSet = tileSet

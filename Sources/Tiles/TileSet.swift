@@ -46,6 +46,23 @@ public struct TileSet: Equatable, Sendable {
         return TileSet(path: path, kind: kind, scheme: scheme, metadata: m, tileSize: tileSize, identity: identity)
     }
 
+    /// Tiles in a view of `canvasWidth`×`canvasHeight` at most, plus the ring around it: what a
+    /// tile cache must hold at least.
+    public func slotsNeeded(canvasWidth: Int, canvasHeight: Int) -> Int {
+        ((canvasWidth + tileSize - 1) / tileSize + 3) * ((canvasHeight + tileSize - 1) / tileSize + 3)
+    }
+
+    /// Why a cache of `cacheBytes` cannot serve a view of this size, or nil when it can.
+    public func cacheProblem(cacheBytes: Int, canvasWidth: Int, canvasHeight: Int) -> String? {
+        let slots = cacheBytes / slotBytes
+        let needed = slotsNeeded(canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        guard slots < needed else { return nil }
+        return "a tile cache of \(cacheBytes >> 20) MiB holds \(slots) tiles of \(tileSize) px; a \(canvasWidth)x\(canvasHeight) view and the ring around it need \(needed) (cacheMegabytes ≥ \((needed * slotBytes + (1 << 20) - 1) >> 20))"
+    }
+
+    /// Bytes of one decoded tile (XRGB8888).
+    public var slotBytes: Int { tileSize * tileSize * 4 }
+
     /// A store reading this tile set, for one thread.
     public func openStore() throws(TileSetError) -> any TileStore {
         try Self.openStore(path: path, kind: kind, scheme: scheme)

@@ -15,6 +15,8 @@ public protocol TileStore: AnyObject {
     func hasBeenReplaced() throws(SyscallError) -> Bool
     /// Lets go of the file; reads afterwards fail. Closing twice is harmless.
     func close()
+    /// How many tiles the map holds (counted when asked), or nil when that cannot be told.
+    var storedTileCount: Int? { get }
 }
 
 /// What reading one tile gave.
@@ -25,6 +27,8 @@ public enum TileRead: Equatable, Sendable {
 }
 
 extension MBTiles: TileStore {
+    public var storedTileCount: Int? { try? tileCount() }
+
     public func read(_ id: TileID) -> TileRead {
         do throws(MBTilesError) {
             guard let bytes = try tile(id) else { return .missing }
@@ -33,4 +37,8 @@ extension MBTiles: TileStore {
             return .failed("tile \(id): \(error)")
         }
     }
+}
+
+extension TileFolder {
+    public var storedTileCount: Int? { tileCount }
 }

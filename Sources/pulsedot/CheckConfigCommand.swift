@@ -44,6 +44,7 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         let configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")
+        for line in MapTileReport.lines(configuration.settings) { print("# \(line)") }
         return 0
     } catch {
         writeError("pulsedot: \(error)\n")

@@ -97,7 +97,7 @@ final class TiledMapTests: XCTestCase {
 
     func testTheCacheStaysItsSizeOverALongDriveAndStillShowsTheRightTiles() throws {
         let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
-        let needed = TiledMap.slotsNeeded(tileSize: 256, canvasWidth: 300, canvasHeight: 200)
+        let needed = try openSet(fixture).slotsNeeded(canvasWidth: 300, canvasHeight: 200)
         let map = try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: needed * 256 * 256 * 4,
                                canvasWidth: 300, canvasHeight: 200)
         defer { map.close() }
@@ -144,7 +144,7 @@ final class TiledMapTests: XCTestCase {
 
     func testACacheSmallerThanTheViewAndItsRingIsRefused() throws {
         let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
-        XCTAssertEqual(TiledMap.slotsNeeded(tileSize: 256, canvasWidth: 1920, canvasHeight: 1080), 88)
+        XCTAssertEqual(try openSet(fixture).slotsNeeded(canvasWidth: 1920, canvasHeight: 1080), 88)
         XCTAssertThrowsError(try TiledMap(tileSet: try openSet(fixture), zoom: 12, background: colour, cacheBytes: 8 << 20,
                                           canvasWidth: 1920, canvasHeight: 1080)) { error in
             XCTAssertTrue("\(error)".contains("need 88"), "\(error)")
