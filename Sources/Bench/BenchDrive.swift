@@ -78,7 +78,8 @@ public final class BenchDrive {
         let target = targets[n & 1].buffer
         let p = dot(n)
         offset = viewport.offset(following: p, from: offset)
-        if map.show(offset: offset) { renderer.invalidate() }
+        let was = map.mosaic.offset
+        if map.show(offset: offset) { renderer.scrollCanvas(byX: offset.x - was.x, y: offset.y - was.y) }
         if map.hasDeliveries { renderer.invalidate(map.receive()) }
         let centre = viewport.canvasPoint(p, offset: offset)
         let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: centre.x, centerY: centre.y)

@@ -28,6 +28,8 @@ public final class FrameRenderer {
     private var needsFullFrame = true
     /// Background that changed under the canvas since the last frame (a tile that arrived).
     private var staleBackground: Rect = .empty
+    /// How far a tiled view moved since the last frame, for `render` to scroll the canvas by.
+    private var pendingScroll: (x: Int, y: Int)?
     /// Drawn over everything where a frame changes (the map's attribution): made once, never per frame.
     public var overlay: Overlay? {
         didSet { needsFullFrame = true }
@@ -69,6 +71,12 @@ public final class FrameRenderer {
     /// first time). That is this frame's damage for `Damage.add`.
     @discardableResult
     public func render(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
+        if let scroll = pendingScroll {
+            pendingScroll = nil
+            if !needsFullFrame, case .tiles(let m) = background {
+                return renderScrolled(appearance, centerX: centerX, centerY: centerY, by: scroll, over: m)
+            }
+        }
         var changed = lastDot.union(staleBackground)
         staleBackground = .empty
         var dot = Rect.empty
@@ -97,6 +105,54 @@ public final class FrameRenderer {
         if let overlay { overlay.draw(into: canvas.buffer, clip: changed) }
         lastDot = dot
         return changed
+    }
+
+    /// A frame after the tiled view moved by `scroll`: the canvas's picture is moved along with
+    /// it in whole-row copies, and only what that got wrong is restored from the tiles — the
+    /// strips it uncovered, the old dot and the overlay where they moved to, the overlay's own
+    /// place, tiles that arrived — before the dot and the overlay are drawn. Every pixel ends up
+    /// as a full redraw would leave it; on screen the whole canvas changed.
+    private func renderScrolled(_ appearance: DotAppearance?, centerX: Double, centerY: Double,
+                                by scroll: (x: Int, y: Int), over mosaic: TileMosaic) -> Rect {
+        canvas.buffer.scrollContents(byX: -scroll.x, y: -scroll.y)
+        func moved(_ r: Rect) -> Rect { Rect(x: r.x - scroll.x, y: r.y - scroll.y, width: r.width, height: r.height) }
+        let all = bounds
+        if scroll.x > 0 { mosaic.restore(Rect(x: width - scroll.x, y: 0, width: scroll.x, height: height), into: canvas.buffer) }
+        if scroll.x < 0 { mosaic.restore(Rect(x: 0, y: 0, width: -scroll.x, height: height), into: canvas.buffer) }
+        if scroll.y > 0 { mosaic.restore(Rect(x: 0, y: height - scroll.y, width: width, height: scroll.y), into: canvas.buffer) }
+        if scroll.y < 0 { mosaic.restore(Rect(x: 0, y: 0, width: width, height: -scroll.y), into: canvas.buffer) }
+        mosaic.restore(moved(lastDot), into: canvas.buffer)
+        if let overlay {
+            mosaic.restore(moved(overlay.frame), into: canvas.buffer)
+            mosaic.restore(overlay.frame, into: canvas.buffer)
+        }
+        mosaic.restore(staleBackground, into: canvas.buffer)
+        staleBackground = .empty
+        var dot = Rect.empty
+        if let appearance {
+            dot = painter.bounds(centerX: centerX, centerY: centerY, appearance: appearance).intersection(all)
+            if !dot.isEmpty {
+                dot = dot.union(painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY, appearance: appearance, clip: all))
+            }
+        }
+        if let overlay { overlay.draw(into: canvas.buffer, clip: all) }
+        lastDot = dot
+        return all
+    }
+
+    /// The tiled view moved by (`dx`, `dy`) map pixels: the next `render` scrolls the canvas by as
+    /// much and redraws only what that uncovers. A move of half the canvas or more is redrawn whole.
+    public func scrollCanvas(byX dx: Int, y dy: Int) {
+        guard case .tiles = background else {
+            needsFullFrame = true
+            return
+        }
+        let total = (x: (pendingScroll?.x ?? 0) + dx, y: (pendingScroll?.y ?? 0) + dy)
+        // Background marked stale so far was in the old view's coordinates.
+        staleBackground = Rect(x: staleBackground.x - dx, y: staleBackground.y - dy, width: staleBackground.width,
+                               height: staleBackground.height).intersection(bounds)
+        if abs(total.x) * 2 >= width || abs(total.y) * 2 >= height { needsFullFrame = true }
+        pendingScroll = total
     }
 
     /// Forgets what is on the canvas: the next `render` redraws it all (after a new

@@ -15,7 +15,9 @@ public final class TileMosaic {
     public let columns: Int
     public let rows: Int
     private let shift: Int
-    private var cells: [UnsafeRawPointer?]
+    /// Row-major, `columns`×`rows`: a pointer block made once (an array here would cost an
+    /// exclusivity check on every access of the restore loop).
+    private let cells: UnsafeMutablePointer<UnsafeRawPointer?>
     /// The map pixel at the canvas's top-left corner.
     public private(set) var offset = (x: 0, y: 0)
     /// The tile (in the map's tile columns and rows) under the canvas's top-left corner: cell (0, 0).
@@ -37,8 +39,11 @@ public final class TileMosaic {
         shift = tileSize.trailingZeroBitCount
         columns = (canvasWidth + tileSize - 1) / tileSize + 1
         rows = (canvasHeight + tileSize - 1) / tileSize + 1
-        cells = [UnsafeRawPointer?](repeating: nil, count: columns * rows)
+        cells = .allocate(capacity: columns * rows)
+        cells.initialize(repeating: nil, count: columns * rows)
     }
+
+    deinit { cells.deallocate() }
 
     /// Shows the map from `(x, y)` (the map pixel at the canvas's top-left; negative where a map
     /// smaller than the canvas is centred). Returns whether the view moved; when it crossed onto
@@ -51,7 +56,7 @@ public final class TileMosaic {
         let first = (column: x >> shift, row: y >> shift)
         if first != firstTile {
             firstTile = first
-            for i in cells.indices { cells[i] = nil }
+            cells.update(repeating: nil, count: columns * rows)
         }
         return true
     }
@@ -90,31 +95,41 @@ public final class TileMosaic {
     }
 
     /// Writes the map under `rect` (clipped to the canvas) into `canvas`, row by row from the
-    /// slots; cells without a tile get the colour.
+    /// slots; cells without a tile get the colour. Walks the rectangle cell by cell, so each
+    /// cell is looked up once and its rows are plain copies.
     public func restore(_ rect: Rect, into canvas: PixelBuffer) {
         let r = rect.intersection(canvas.bounds).intersection(Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight))
         if r.isEmpty { return }
         let paint = SolidPaint(color)
         let mask = tileSize - 1, tileStride = tileSize * 4
-        for y in r.y..<r.maxY {
+        var y = r.y
+        while y < r.maxY {
             let mapY = offset.y + y
-            let cellRow = (mapY >> shift) - firstTile.row
             let rowInTile = mapY & mask
-            let out = canvas.row(y).assumingMemoryBound(to: UInt32.self)
+            let yEnd = min(r.maxY, y + tileSize - rowInTile)
+            let cellRow = cells + ((mapY >> shift) - firstTile.row) * columns
             var x = r.x
             while x < r.maxX {
                 let mapX = offset.x + x
                 let columnInTile = mapX & mask
-                let end = min(r.maxX, x + tileSize - columnInTile)
-                let cell = (mapX >> shift) - firstTile.column
-                if let slot = cells[cellRow * columns + cell] {
-                    UnsafeMutableRawPointer(out + x).copyMemory(from: slot + rowInTile * tileStride + columnInTile * 4,
-                                                                byteCount: (end - x) * 4)
+                let xEnd = min(r.maxX, x + tileSize - columnInTile)
+                if let slot = cellRow[(mapX >> shift) - firstTile.column] {
+                    var from = slot + rowInTile * tileStride + columnInTile * 4
+                    var to = canvas.row(y) + x * 4
+                    let bytes = (xEnd - x) * 4
+                    for _ in y..<yEnd {
+                        to.copyMemory(from: from, byteCount: bytes)
+                        from += tileStride
+                        to += canvas.stride
+                    }
                 } else {
-                    Blend.fillSpan(out, x, end, paint)
+                    for row in y..<yEnd {
+                        Blend.fillSpan(canvas.row(row).assumingMemoryBound(to: UInt32.self), x, xEnd, paint)
+                    }
                 }
-                x = end
+                x = xEnd
             }
+            y = yEnd
         }
     }
 }

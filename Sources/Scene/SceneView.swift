@@ -91,7 +91,8 @@ public final class SceneView {
     public func draw(at now: Double) -> Rect {
         let frame = scene.frame(at: now)
         if let tiles {
-            if tiles.show(offset: frame.offset) { renderer.invalidate() }
+            let was = tiles.mosaic.offset
+            if tiles.show(offset: frame.offset) { renderer.scrollCanvas(byX: frame.offset.x - was.x, y: frame.offset.y - was.y) }
             if waitsForTiles { renderer.invalidate(tiles.waitForView()) }
             if tiles.hasDeliveries { renderer.invalidate(tiles.receive()) }
         } else if window.scrolls {

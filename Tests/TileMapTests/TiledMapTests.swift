@@ -180,3 +180,51 @@ final class TiledMapTests: XCTestCase {
         }
     }
 }
+
+final class TiledScrollTests: XCTestCase {
+    /// A view that pans over tiles (the canvas scrolled, only what that uncovers restored) ends
+    /// every frame with exactly the pixels of a frame drawn from nothing over the same map.
+    func testScrolledFramesEqualFramesDrawnFromNothing() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
+        let set = try TileSet.open(path: fixture.path, scheme: .xyz, measure: TileDimensions.of)
+        let colour = Color(r: 0x11, g: 0x22, b: 0x33)
+        let (w, h) = (300, 200)
+        let map = try TiledMap(tileSet: set, zoom: 12, background: colour, cacheBytes: 32 << 20, canvasWidth: w, canvasHeight: h)
+        defer { map.close() }
+        func label() -> Overlay {
+            let o = Overlay(width: 60, height: 14, x: w - 60, y: h - 14)
+            o.fill(Rect(x: 0, y: 0, width: 60, height: 14), with: Color(r: 255, g: 255, b: 255, a: 191))
+            o.fill(Rect(x: 5, y: 3, width: 30, height: 6), with: Color(r: 0x33, g: 0x33, b: 0x33))
+            return o
+        }
+        let tiled = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 2, background: .tiles(map.mosaic))
+        tiled.overlay = label()
+        var look = DotAppearance()
+        look.haloSize = 0.7
+        look.haloOpacity = 0.4
+        look.accuracyRadiusPx = 30
+        // Small moves every way, tile edges crossed, a standstill, a jump, and the map's edge.
+        let moves = [(0, 0), (3, 1), (-2, 4), (7, -5), (0, -3), (40, 0), (0, 0), (-1, -1), (260, 130), (1, 2), (-700, -500), (2, 1)]
+        var offset = ViewOffset(x: 200, y: 100)
+        for (step, move) in moves.enumerated() {
+            offset = ViewOffset(x: offset.x + move.0, y: offset.y + move.1)
+            let was = map.mosaic.offset
+            if map.show(offset: offset) { tiled.scrollCanvas(byX: offset.x - was.x, y: offset.y - was.y) }
+            tiled.invalidate(map.waitForView())
+            let x = 150 + Double(step) * 1.37, y = 100 - Double(step) * 0.61
+            tiled.render(look, centerX: x, centerY: y)
+
+            let image = OwnedPixelBuffer(width: w, height: h, format: .xrgb8888)
+            for py in 0..<h {
+                for px in 0..<w {
+                    let v = TileMapFixture.mapPixel(x: offset.x + px, y: offset.y + py) ?? SolidPaint.pixel(colour)
+                    image.buffer.row(py).storeBytes(of: v, toByteOffset: px * 4, as: UInt32.self)
+                }
+            }
+            let fresh = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 2, background: .frame(image))
+            fresh.overlay = label()
+            fresh.render(look, centerX: x, centerY: y)
+            XCTAssertTrue(Array(tiled.canvas.bytes) == Array(fresh.canvas.bytes), "step \(step), offset \(offset): the scrolled frame differs")
+        }
+    }
+}
