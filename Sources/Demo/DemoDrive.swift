@@ -168,12 +168,13 @@ struct DemoDriveKinematics {
         metresPerPixel = town.metresPerPixel
         let route = town.route
         func along(_ x: Int, _ y: Int) -> Double { route.distance(toNearest: MapPoint(x: Double(x), y: Double(y))).along }
-        let northEast = along(1480, 420)
+        let northEast = route.distance(toNearest: DemoTown.routeCorners[1]).along
         zones.append(Zone(from: 0, to: northEast, limit: 12.5))
         zones.append(Zone(from: northEast, to: route.length, limit: 11))
-        let bridge = DemoTown.river(atX: 1480)
-        let bridgeFrom = along(1480, Int(bridge.center - bridge.halfWidth) - 30)
-        let bridgeTo = along(1480, Int(bridge.center + bridge.halfWidth) + 30)
+        let x = DemoTown.routeBridge
+        let bridge = DemoTown.river(atX: Double(x))
+        let bridgeFrom = along(x, Int(bridge.center - bridge.halfWidth) - 30)
+        let bridgeTo = along(x, Int(bridge.center + bridge.halfWidth) + 30)
         zones.append(Zone(from: bridgeFrom, to: bridgeTo, limit: 10))
         bridgeMiddle = (bridgeFrom + bridgeTo) / 2
         let south = along(DemoTown.tunnelAvenue, DemoTown.tunnelSouthPortal)
@@ -229,8 +230,9 @@ struct DemoDriveKinematics {
             if before < tunnel.lowerBound && s >= tunnel.lowerBound { timeline.entersTunnel = t }
             if before < tunnel.upperBound && s >= tunnel.upperBound { timeline.leavesTunnel = t }
             if before < bridgeMiddle && s >= bridgeMiddle { timeline.onBridge = t }
-            // Close enough to the stop's mark: stand there (the last half metre at walking pace).
-            if (stops[next].along - s) * metresPerPixel < 0.3 {
+            // At the stop's mark, give or take a millimetre (braking to it takes the speed down
+            // to a few cm/s; standing still from any more would be a jolt no bus makes).
+            if (stops[next].along - s) * metresPerPixel < 0.001 {
                 s = stops[next].along
                 v = 0
                 let dwell = stops[next].dwell

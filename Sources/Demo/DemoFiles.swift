@@ -5,8 +5,8 @@ import PNG
 import Syscall
 
 /// What the demo gives the daemon: the built-in drive as a gpsd JSON log (`drive.json`), the
-/// built-in map as a georeferenced image (`map.png`) and a configuration naming both
-/// (`demo.conf`). `pulsedot demo --display` runs the daemon's own loop on that configuration, the
+/// built-in map as a tile set (`town.mbtiles`, as a city's map is installed) and a configuration
+/// naming both (`demo.conf`). `pulsedot demo --display` runs the daemon's own loop on that configuration, the
 /// headless demo renders from it, and `pulsedot run --config DIR/demo.conf` plays it again.
 public struct DemoFiles: Sendable {
     public let directory: String
@@ -33,7 +33,7 @@ public struct DemoFiles: Sendable {
 
     public var configPath: String { directory + "/demo.conf" }
     public var drivePath: String { directory + "/drive.json" }
-    public var mapPath: String { directory + "/map.png" }
+    public var tilesPath: String { directory + "/town.mbtiles" }
     public var beamPath: String { directory + "/heading.png" }
 
     /// Writes the files (creating the directory); returns the configuration's path.
@@ -41,7 +41,7 @@ public struct DemoFiles: Sendable {
     public func write() throws -> String {
         try Directory.create(directory)
         let map = DemoMap.draw(drive.town)
-        try withExtendedLifetime(map) { try PNGWrite.frame(map.buffer, to: mapPath) }
+        try withExtendedLifetime(map) { try DemoTiles.write(map.buffer, town: drive.town, to: tilesPath) }
         try PNGWrite.rgba(DemoBeam.image(), to: beamPath)
         try Self.writeText(Self.gpsdLog(drive.fixes(laps: laps)), to: drivePath)
         try Self.writeText(configuration, to: configPath)
@@ -67,8 +67,9 @@ public struct DemoFiles: Sendable {
         staleAfter = \(formatNumber(staleAfter))
 
         [map]
-        image = map.png
-        bounds = \(formatBounds(drive.town.bounds))
+        # The town as 256-px PNG tiles at zoom 17, credited in the corner (attribution = auto).
+        tiles = town.mbtiles
+        zoom = \(DemoTown.zoom)
         background = \(formatColor(DemoMap.land))
         follow = center
 

@@ -46,7 +46,7 @@ public enum DemoMap {
         for j in 0..<(ys.count - 1) {
             for i in 0..<(xs.count - 1) {
                 let inner = Rect(x: xs[i] + 10, y: ys[j] + 10, width: xs[i + 1] - xs[i] - 20, height: ys[j + 1] - ys[j] - 20)
-                if inner.width < 20 || inner.height < 20 || ys[j] == 590 { continue }
+                if inner.width < 20 || inner.height < 20 || ys[j] == DemoTown.northBank { continue }
                 pen.rect(inner, block)
                 let columns = 3 + Int(hash(i, j, 0) % 3)
                 for row in 0..<2 {
@@ -62,9 +62,10 @@ public enum DemoMap {
         }
     }
 
-    /// The river between the streets at y = 590 and y = 930, in a green strip along both banks.
+    /// The river between the bank streets, in a green strip along both banks.
     static func drawRiverside(_ pen: inout Pen) {
-        pen.rect(Rect(x: 0, y: 600, width: DemoTown.width, height: 320), park)
+        let y0 = DemoTown.northBank + 10, y1 = DemoTown.southBank - 10
+        pen.rect(Rect(x: 0, y: y0, width: DemoTown.width, height: y1 - y0), park)
         // A path along each bank.
         for x in stride(from: -8, through: DemoTown.width + 8, by: 2) {
             let r = DemoTown.river(atX: Double(x))
@@ -116,14 +117,17 @@ public enum DemoMap {
     static func drawStreets(_ pen: inout Pen) {
         for casing in [true, false] {
             for y in DemoTown.streets {
-                let arterial = y == 420 || y == 1100
+                let arterial = DemoTown.arterialStreets.contains(y)
                 pen.road(Rect(x: 0, y: y, width: DemoTown.width, height: 0), arterial: arterial, casing: casing)
             }
+            let north = DemoTown.northBank + 6, south = DemoTown.southBank - 6
             for x in DemoTown.avenues {
-                let arterial = x == 560 || x == 1480
+                let arterial = DemoTown.arterialAvenues.contains(x)
                 let crosses = DemoTown.bridges.contains(x)
-                var spans = crosses ? [(0, DemoTown.height)] : [(0, 596), (924, DemoTown.height)]
-                if x == 1250 { spans = [(0, 426), (584, 596), (924, DemoTown.height)] }
+                var spans = crosses ? [(0, DemoTown.height)] : [(0, north), (south, DemoTown.height)]
+                if x == DemoTown.parkAvenue {
+                    spans = [(0, DemoTown.park.y0 + 6), (DemoTown.park.y1 - 6, north), (south, DemoTown.height)]
+                }
                 if x == DemoTown.tunnelAvenue {
                     spans = [(0, DemoTown.tunnelNorthPortal), (DemoTown.tunnelSouthPortal, DemoTown.height)]
                 }
@@ -140,9 +144,10 @@ public enum DemoMap {
         for x in DemoTown.bridges {
             let r = DemoTown.river(atX: Double(x))
             let y0 = Int(r.center - r.halfWidth) - 24, y1 = Int(r.center + r.halfWidth) + 24
-            let half = (x == 1480 ? DemoTown.arterialWidth : DemoTown.streetWidth) / 2
+            let wide = DemoTown.arterialAvenues.contains(x)
+            let half = (wide ? DemoTown.arterialWidth : DemoTown.streetWidth) / 2
             pen.rect(Rect(x: x - half - 4, y: y0, width: 2 * half + 8, height: y1 - y0), bridgeCasing)
-            pen.rect(Rect(x: x - half, y: y0 - 4, width: 2 * half, height: y1 - y0 + 8), x == 1480 ? arterial : street)
+            pen.rect(Rect(x: x - half, y: y0 - 4, width: 2 * half, height: y1 - y0 + 8), wide ? arterial : street)
         }
         let x = DemoTown.tunnelAvenue, half = DemoTown.arterialWidth / 2
         let y0 = DemoTown.tunnelNorthPortal, y1 = DemoTown.tunnelSouthPortal

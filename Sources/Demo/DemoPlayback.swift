@@ -9,9 +9,10 @@ import Syscall
 import Systemd
 
 /// `pulsedot demo` without a display: the daemon's own view (`SceneView`: the scene with its motion
-/// and truth, the map window, the renderer) fed by the replay `demo.conf` names, on a clock that
+/// and truth, the tiled map, the renderer) fed by the replay `demo.conf` names, on a clock that
 /// only this loop advances, so one lap of the drive renders in moments instead of in real time and
-/// every run gives the same pictures. It writes what `output = png:DIR` writes — PNG frames at
+/// every run gives the same pictures: each frame waits for the tiles in view, as `png:` output
+/// does, so what the worker has decoded by then never shows. It writes what `output = png:DIR` writes — PNG frames at
 /// `pngFps` and `frames.jsonl` saying what each shows — plus a contact sheet of chosen moments
 /// (moving, stopped, stale, the fix again) and the dot's cycle (`dot-cycle.png`).
 public struct DemoPlayback {
@@ -67,9 +68,9 @@ public struct DemoPlayback {
     public func run() throws -> String {
         try files.write()
         let settings = try loadConfiguration().settings
-        let map = try MapImage(path: settings.map.imagePath ?? files.mapPath, background: settings.map.background)
         let size = settings.display.headlessFrameSize
-        let player = try DemoPlayer(settings: settings, map: map, width: size.width, height: size.height, physicalHeight: size.height)
+        let player = try DemoPlayer(settings: settings, width: size.width, height: size.height, physicalHeight: size.height)
+        defer { player.close() }
         let frames = try PNGFrames(directory: files.directory, width: size.width, height: size.height,
                                    pngFps: settings.display.pngFps, now: 0, log: Journal(level: .error))
         let count = Int((endTime * settings.display.pngFps).rounded(.down))
@@ -80,7 +81,7 @@ public struct DemoPlayback {
                 try frames.write(player.view.renderer.canvas.buffer, showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
             }
         }
-        let sheet = try contactSheet(settings: settings, map: map, physicalHeight: size.height)
+        let sheet = try contactSheet(settings: settings, physicalHeight: size.height)
         try withExtendedLifetime(sheet) { try PNGWrite.frame(sheet.buffer, to: sheetPath) }
         var cycle = DemoCycle()
         cycle.style = settings.dot.style
@@ -97,15 +98,15 @@ public struct DemoPlayback {
         guard case .replay(let path) = settings.source.source, path == files.drivePath else {
             throw DemoError(description: "the demo plays its own drive: [source] cannot be overridden")
         }
-        guard settings.map.imagePath == files.mapPath else {
-            throw DemoError(description: "the demo draws its own map: [map] image and bounds cannot be overridden")
+        guard settings.map.tiles.path == files.tilesPath, settings.map.imagePath == nil, settings.map.bounds == nil else {
+            throw DemoError(description: "the demo draws its own map: [map] tiles, image and bounds cannot be overridden")
         }
         return configuration
     }
 
     /// `moments` in a grid, `columns` wide, each tile a view of its own (the dot centred, as
     /// `follow = center` keeps it) drawn at the scale of the full frames.
-    public func contactSheet(settings: Settings, map: MapImage, physicalHeight: Int) throws -> OwnedPixelBuffer {
+    public func contactSheet(settings: Settings, physicalHeight: Int) throws -> OwnedPixelBuffer {
         let moments = self.moments
         let rows = (moments.count + columns - 1) / columns
         let sheet = OwnedPixelBuffer(width: columns * tileWidth + (columns + 1) * gutter,
@@ -113,8 +114,8 @@ public struct DemoPlayback {
         sheet.buffer.fill(sheet.buffer.bounds, with: gutterColor)
         var tileSettings = settings
         tileSettings.map.follow = .center
-        let player = try DemoPlayer(settings: tileSettings, map: map, width: tileWidth, height: tileHeight,
-                                    physicalHeight: physicalHeight)
+        let player = try DemoPlayer(settings: tileSettings, width: tileWidth, height: tileHeight, physicalHeight: physicalHeight)
+        defer { player.close() }
         for (i, moment) in moments.enumerated() {
             player.show(at: moment.time)
             let x = gutter + (i % columns) * (tileWidth + gutter), y = gutter + (i / columns) * (tileHeight + gutter)
@@ -127,20 +128,24 @@ public struct DemoPlayback {
 }
 
 /// A `SceneView` and the replay feeding it on the demo's own clock (seconds from 0): `show(at:)`
-/// hands over every fix due by then, as the run loop's source does, and draws that instant.
+/// hands over every fix due by then, as the run loop's source does, and draws that instant with
+/// every tile in view decoded.
 final class DemoPlayer {
     let view: SceneView
     private var replay: ReplaySource
 
-    init(settings: Settings, map: MapImage, width: Int, height: Int, physicalHeight: Int) throws {
+    init(settings: Settings, width: Int, height: Int, physicalHeight: Int) throws {
         guard case .replay(let path) = settings.source.source else {
             throw DemoError(description: "the demo needs its replay")
         }
         let log = try ReplayLog.load(path: path)
         replay = ReplaySource(log: log, speed: settings.source.replaySpeed, start: MonotonicInstant(nanoseconds: 0))
         view = try SceneView(settings: settings, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
-                           map: map, staleAfter: settings.source.staleAfter, center: nil)
+                             map: nil, staleAfter: settings.source.staleAfter, center: nil, waitForTiles: true)
     }
+
+    /// Stops the view's tile worker.
+    func close() { view.close() }
 
     func show(at t: Double) {
         let now = MonotonicInstant(nanoseconds: Int64((t * 1e9).rounded()))

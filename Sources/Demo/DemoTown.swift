@@ -1,93 +1,105 @@
 import Geo
 import Positioning
-/// The made-up town `pulsedot demo` drives through: one street grid with a river, a park and a
-/// circular bus route, laid out in the pixels of its map image and placed on the Earth by the
-/// standard Web Mercator tile scheme, so the map (`DemoMap`) and the drive (`DemoDrive`) share one
-/// geometry and the projection puts every fix on the street it was made on.
+/// The made-up town `pulsedot demo` drives through: a street grid with a river, a park, a square
+/// and a bus route with a jog in it, laid out in the pixels of its map and placed on the Earth as
+/// a block of the standard Web Mercator tiles, so the map (`DemoMap`), the tiles cut from it
+/// (`DemoTiles`) and the drive (`DemoDrive`) share one geometry, and the daemon's projection of
+/// the tile set puts every fix on the street it was made on.
 ///
-/// The town sits at 45.5° N 73.57° W only so that the map has real coordinates; the streets are
-/// invented. Everything is computed without libm (PortableMath), so every machine makes the same
-/// map and the same fixes.
+/// The town's map pixel (0, 0) is the corner of a zoom-17 tile, so each 256-px square of the
+/// drawing is one tile of the grid, with no resampling. It sits near 45.5° N 73.57° W only so
+/// that the map has real coordinates; the streets are invented. Everything is computed without
+/// libm (PortableMath), so every machine makes the same map and the same fixes.
 public struct DemoTown: Sendable {
-    /// The map image: 2048×1536 px at zoom 17 (0.84 m per pixel here), about 1.7 × 1.3 km.
-    public static let width = 2048
-    public static let height = 1536
-    public static let zoom = 17.0
-    public static let center = GeoPoint(latitude: 45.5, longitude: -73.57)
+    public static let zoom = 17
+    public static let tileSize = 256
+    /// The first tile (XYZ, zoom 17) and how many tiles across and down: 4096×3072 px, about
+    /// 3.4 × 2.6 km at 0.84 m per pixel.
+    public static let firstColumn = 38_742
+    public static let firstRow = 46_885
+    public static let columns = 16
+    public static let rows = 12
+    public static let width = columns * tileSize
+    public static let height = rows * tileSize
 
-    /// The map's edges, as `[map] bounds` takes them.
+    /// The map's outer edges (the tile block's), as the tile set's `bounds` metadata says them.
     public let bounds: GeoBounds
-    /// Map pixels ↔ positions: the same projection the daemon builds from `bounds`.
+    /// Map pixels ↔ positions: the projection the daemon builds from the tile set.
     public let projection: MapProjection
+    /// The position at the middle of the map.
+    public let center: GeoPoint
     /// The bus route, a closed loop from the terminal round and back (map pixels, clockwise).
     public let route: Polyline
 
     public init() {
-        // The tile-scheme map centred on the town, read off at the image's corners: the same
-        // numbers the daemon gets back from `bounds` (checked by the tests to far below a pixel).
-        let tiles: MapProjection
         do {
-            tiles = try MapProjection.webMercator(center: Self.center, zoom: Self.zoom,
-                                                  canvasWidth: Self.width, canvasHeight: Self.height)
+            projection = try MapProjection.tileGrid(zoom: Self.zoom, tileSize: Self.tileSize, firstColumn: Self.firstColumn,
+                                                    firstRow: Self.firstRow, columns: Self.columns, rows: Self.rows)
         } catch {
-            preconditionFailure("the demo town's own centre is a valid position: \(error)")
+            preconditionFailure("the demo town's tiles are on the grid: \(error)")
         }
-        let nw = tiles.geoPoint(for: MapPoint(x: 0, y: 0))
-        let se = tiles.geoPoint(for: MapPoint(x: Double(Self.width), y: Double(Self.height)))
+        let nw = projection.geoPoint(for: MapPoint(x: 0, y: 0))
+        let se = projection.geoPoint(for: MapPoint(x: Double(Self.width), y: Double(Self.height)))
         bounds = GeoBounds(west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
-        do {
-            projection = try MapProjection.georeferenced(bounds: bounds, imageWidth: Self.width, imageHeight: Self.height)
-        } catch {
-            preconditionFailure("the demo town's bounds are valid: \(error)")
-        }
+        center = projection.geoPoint(for: MapPoint(x: Double(Self.width) / 2, y: Double(Self.height) / 2))
         route = Self.loop(through: Self.routeCorners, radius: Self.cornerRadius)
     }
 
-    /// Metres per map pixel in the town (Mercator's scale at its centre; 0.03 % across the map).
-    public var metresPerPixel: Double { 1 / projection.pixelsPerMetre(atLatitude: Self.center.latitude) }
+    /// Metres per map pixel in the town (Mercator's scale at its centre; 0.05 % across the map).
+    public var metresPerPixel: Double { 1 / projection.pixelsPerMetre(atLatitude: center.latitude) }
 
     public func geoPoint(_ p: MapPoint) -> GeoPoint { projection.geoPoint(for: p) }
 
     // MARK: The street plan (map pixels)
 
-    /// Avenues run north–south at these x, streets east–west at these y (centre lines).
-    public static let avenues = [100, 330, 560, 790, 1020, 1250, 1480, 1710, 1940]
-    public static let streets = [80, 250, 420, 590, 930, 1100, 1270, 1440]
-    /// Widths of a side street and of the bus route's arterials (px).
+    /// Avenues run north–south at these x, streets east–west at these y (centre lines): a block
+    /// is 230 × 170 px (190 × 140 m), the grid running to the map's edges. No street runs along
+    /// the river; the streets on its banks are `northBank` and `southBank`.
+    public static let avenues = (0..<18).map { 100 + 230 * $0 }
+    public static let streets = (0..<18).map { 80 + 170 * $0 }.filter { $0 != 1440 }
+    public static let northBank = 1270
+    public static let southBank = 1610
+    /// Widths of a side street and of an arterial (px).
     public static let streetWidth = 12
     public static let arterialWidth = 18
+    /// The arterials: the route's streets and avenues, and the avenue over the second bridge.
+    public static let arterialStreets = [590, 1950, 2290]
+    public static let arterialAvenues = [1250, 2170, 2860]
 
-    /// The river's centre line and half width at `x`: a slow meander between the streets at
-    /// y = 590 and y = 930.
+    /// The river's centre line and half width at `x`: a slow meander between the bank streets.
     public static func river(atX x: Double) -> (center: Double, halfWidth: Double) {
         let twoPi = 2 * PortableMath.pi
-        return (760 + 28 * PortableMath.sin(x * twoPi / 1100 + 0.6), 58 + 6 * PortableMath.sin(x * twoPi / 700))
+        return (1440 + 28 * PortableMath.sin(x * twoPi / 1100 + 0.6), 58 + 6 * PortableMath.sin(x * twoPi / 700))
     }
 
     /// Avenues that cross the river: the route's bridge, one more bridge, and the route's tunnel.
-    public static let bridges = [1020, 1480]
-    public static let tunnelAvenue = 560
+    public static let routeBridge = 2860
+    public static let bridges = [2170, routeBridge]
+    public static let tunnelAvenue = 1250
     /// The tunnel's portals on its avenue (y): it runs under the river and its banks.
-    public static let tunnelNorthPortal = 606
-    public static let tunnelSouthPortal = 914
+    public static let tunnelNorthPortal = 1286
+    public static let tunnelSouthPortal = 1594
 
-    /// The park: the block between avenues 1020 and 1480, streets 420 and 590 (the avenue at 1250
+    /// The park: the block between avenues 1710 and 2170, streets 420 and 590 (the avenue at 1940
     /// stops at its edges), with a pond.
-    public static let park = (x0: 1020, y0: 420, x1: 1480, y1: 590)
-    public static let pond = (x: 1165.0, y: 510.0, radius: 34.0)
+    public static let park = (x0: 1710, y0: 420, x1: 2170, y1: 590)
+    public static let parkAvenue = 1940
+    public static let pond = (x: 1855.0, y: 510.0, radius: 34.0)
     /// A square of one block beside stop B, with a fountain.
-    public static let square = (x0: 790, y0: 1100, x1: 1020, y1: 1270)
+    public static let square = (x0: 1480, y0: 2290, x1: 1710, y1: 2460)
 
-    /// The loop's corners, clockwise from the terminal on the northern arterial: east past the park,
-    /// south over the bridge, west along the southern arterial, north through the tunnel.
-    static let routeCorners = [MapPoint(x: 680, y: 420), MapPoint(x: 1480, y: 420), MapPoint(x: 1480, y: 1100),
-                               MapPoint(x: 560, y: 1100), MapPoint(x: 560, y: 420), MapPoint(x: 680, y: 420)]
+    /// The loop's corners, clockwise from the terminal on the northern arterial: east past the
+    /// park, south over the bridge, west and a block south (the jog), west past the square, north
+    /// through the tunnel. About 5.5 km, through a couple of dozen tiles.
+    static let routeCorners = [MapPoint(x: 1370, y: 590), MapPoint(x: 2860, y: 590), MapPoint(x: 2860, y: 1950),
+                               MapPoint(x: 2170, y: 1950), MapPoint(x: 2170, y: 2290), MapPoint(x: 1250, y: 2290),
+                               MapPoint(x: 1250, y: 590), MapPoint(x: 1370, y: 590)]
     static let cornerRadius = 18.0
 
     /// The terminal (where each lap begins and ends) and the two stops on the way.
-    public static let terminal = MapPoint(x: 680, y: 420)
-    public static let stopA = MapPoint(x: 1135, y: 420)
-    public static let stopB = MapPoint(x: 905, y: 1100)
+    public static let terminal = MapPoint(x: 1370, y: 590)
+    public static let stopA = MapPoint(x: 1825, y: 590)
+    public static let stopB = MapPoint(x: 1595, y: 2290)
 
     /// A polyline through `corners` whose corners are quarter-circle arcs of `radius` (the route's
     /// corners are all right angles), starting and ending at the first point.

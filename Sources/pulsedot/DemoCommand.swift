@@ -8,7 +8,7 @@ import Systemd
 
 let demoUsage = Usage(command: "demo", summary: "a bus drive over a made-up town: PNG frames and a contact sheet, or --display", options: [
     .valued("out", "DIR", "where the demo's files go (default ./pulsedot-demo)"),
-    .valued("seconds", "N", "how long one lap of the built-in drive takes (default 40, from 5 to 600)"),
+    .valued("seconds", "N", "how long one lap of the built-in drive takes (default 60, from 5 to 600)"),
     .flag("display", "play it on the display through the daemon's own loop until SIGTERM/SIGINT"),
     .valued("scale", "S", "pixels per point (the same as --set scale=S)"),
     .valued("set", "KEY=VALUE", "override a key of the demo's configuration (section.key=value; a bare key is [dot])", repeatable: true),
@@ -16,7 +16,8 @@ let demoUsage = Usage(command: "demo", summary: "a bus drive over a made-up town
     A bus drives its loop through a made-up town, with two stops and a GPS dropout in a tunnel.
     Without --display: one lap as PNG frames with frames.jsonl, a contact sheet of its moments and
     the dot's cycle (dot-cycle.png); prints the contact sheet's path. Either way the directory also
-    gets drive.json, map.png and demo.conf, which `pulsedot run --config DIR/demo.conf` plays.
+    gets drive.json, town.mbtiles (the town's map as zoom-17 tiles) and demo.conf, which
+    `pulsedot run --config DIR/demo.conf` plays.
     """)
 
 func demoCommand(_ args: Arguments) -> Int32 {
@@ -29,7 +30,7 @@ func demoCommand(_ args: Arguments) -> Int32 {
         var check = Settings()
         try check.set(all: overrides)
         let files = DemoFiles(directory: args.value("out") ?? "./pulsedot-demo",
-                              lapSeconds: try args.double("seconds", default: 40, range: 5...600))
+                              lapSeconds: try args.double("seconds", default: 60, range: 5...600))
         let demo = DemoPlayback(files: files, overrides: overrides)
         guard let signals else {
             print(try demo.run())

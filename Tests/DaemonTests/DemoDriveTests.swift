@@ -27,9 +27,9 @@ final class DemoDriveTests: XCTestCase {
         for (i, s) in drive.samples.enumerated() { XCTAssertEqual(s.time, Double(i)) }
         XCTAssertEqual(drive.samples.first?.truth, DemoTown.terminal)
         XCTAssertEqual(drive.timeline.arrives, drive.timeline.duration, accuracy: 1)
-        // Several minutes of driving, as a bus takes for 2.7 km with stops.
-        XCTAssertGreaterThan(drive.timeline.duration, 300)
-        XCTAssertLessThan(drive.timeline.duration, 480)
+        // Ten minutes or so, as a bus takes for 5.5 km with stops.
+        XCTAssertGreaterThan(drive.timeline.duration, 560)
+        XCTAssertLessThan(drive.timeline.duration, 760)
         let fixes = drive.samples.compactMap(\.fix)
         XCTAssertEqual(fixes.first?.time?.description, "2025-05-14T08:00:00.000Z")
         XCTAssertTrue(fixes.allSatisfy { $0.mode == .threeD })
@@ -90,11 +90,12 @@ final class DemoDriveTests: XCTestCase {
                              "the dropout must outlast staleAfter well enough to show the stale look")
         // The last fix is at the southern portal, the first after it north of the river.
         let lastBefore = drive.samples[Int(tl.lastFixBefore)]
-        XCTAssertLessThan(metres(lastBefore.truth, MapPoint(x: 560, y: Double(DemoTown.tunnelSouthPortal))), 8)
+        let tunnel = Double(DemoTown.tunnelAvenue)
+        XCTAssertLessThan(metres(lastBefore.truth, MapPoint(x: tunnel, y: Double(DemoTown.tunnelSouthPortal))), 8)
         let firstAfter = drive.samples[Int(tl.firstFixAfter)]
-        XCTAssertEqual(firstAfter.truth.x, 560, "the receiver is back before the corner")
+        XCTAssertEqual(firstAfter.truth.x, tunnel, "the receiver is back before the corner")
         XCTAssertLessThan(firstAfter.truth.y, Double(DemoTown.tunnelNorthPortal))
-        XCTAssertGreaterThan(firstAfter.truth.y, 420 + 18)
+        XCTAssertGreaterThan(firstAfter.truth.y, DemoTown.terminal.y + 18)
         XCTAssertGreaterThan(tl.leavesTunnel, tl.entersTunnel)
     }
 

@@ -30,16 +30,22 @@ final class DemoMapTests: XCTestCase {
             s += 7
         }
         // Beside the line: the arterial's yellow, then its casing.
-        XCTAssertEqual(colour(800, 420 + 7), rgb(DemoMap.arterial))
-        XCTAssertEqual(colour(800, 420 + 10), rgb(DemoMap.arterialCasing))
+        XCTAssertEqual(colour(2500, 590 + 7), rgb(DemoMap.arterial))
+        XCTAssertEqual(colour(2500, 590 + 10), rgb(DemoMap.arterialCasing))
+        // The route's other streets and avenues are arterials too; a side street is white.
+        let arterials: [(x: Double, y: Double)] = [(2853, 1000), (2300, 1957), (2163, 2100), (1400, 2297), (1257, 900)]
+        for (x, y) in arterials {
+            XCTAssertEqual(colour(x, y), rgb(DemoMap.arterial), "at \(x), \(y)")
+        }
+        XCTAssertEqual(colour(2500, 2120 + 5), rgb(DemoMap.street))
     }
 
     func testStreetsParkWaterAndBlocks() {
         XCTAssertEqual(colour(330, 300), rgb(DemoMap.street), "a side avenue")
         XCTAssertEqual(colour(200, 250), rgb(DemoMap.street), "a side street")
-        XCTAssertEqual(colour(1300, 470), rgb(DemoMap.park), "the park")
+        XCTAssertEqual(colour(2100, 450), rgb(DemoMap.park), "the park")
         XCTAssertEqual(colour(DemoTown.pond.x, DemoTown.pond.y), rgb(DemoMap.water), "the pond")
-        for x in [200.0, 800, 1300, 1900] {
+        for x in [200.0, 1300, 2500, 3900] {
             XCTAssertEqual(colour(x, DemoTown.river(atX: x).center), rgb(DemoMap.water), "the river at x = \(x)")
         }
         let blockOrBuilding = [rgb(DemoMap.block), rgb(DemoMap.building)]
@@ -48,13 +54,17 @@ final class DemoMapTests: XCTestCase {
     }
 
     func testTheBridgeCrossesTheWaterAndTheTunnelShowsItThrough() {
-        // The route's bridge: the arterial's surface over the river (the line on it).
-        let r = DemoTown.river(atX: 1480)
-        XCTAssertEqual(colour(1480 - 7, r.center), rgb(DemoMap.arterial))
-        XCTAssertEqual(colour(1480 - 11, r.center), rgb(DemoMap.bridgeCasing))
+        // Both bridges (arterials): the arterial's surface over the river, between parapets.
+        for x in DemoTown.bridges.map(Double.init) {
+            let r = DemoTown.river(atX: x)
+            XCTAssertEqual(colour(x - 7, r.center), rgb(DemoMap.arterial))
+            XCTAssertEqual(colour(x - 11, r.center), rgb(DemoMap.bridgeCasing))
+        }
+        // A side avenue stops at the bank.
+        XCTAssertEqual(colour(1940, DemoTown.river(atX: 1940).center), rgb(DemoMap.water))
         // The tunnel: the river is still seen over it (a faint roadway, not a bridge).
-        let t = DemoTown.river(atX: 560)
-        let over = colour(560 - 7, t.center)
+        let t = DemoTown.river(atX: 1250)
+        let over = colour(1250 - 7, t.center)
         XCTAssertNotEqual(over, rgb(DemoMap.water))
         XCTAssertNotEqual(over, rgb(DemoMap.arterial))
         XCTAssertGreaterThan(over & 0xFF, 0xE0, "the tunnel's roadway is a light wash over the water")

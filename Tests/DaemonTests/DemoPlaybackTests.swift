@@ -9,10 +9,13 @@ import PNG
 import Raster
 @testable import Scene
 import TestSupport
+import TileDecode
+import Tiles
 import XCTest
 
-/// The headless demo: the files it hands the daemon, the frames and `frames.jsonl` it renders
-/// through the daemon's own view, and the contact sheet of the lap's moments.
+/// The headless demo: the files it hands the daemon (the town as MBTiles among them), the frames
+/// and `frames.jsonl` it renders through the daemon's own view of those tiles, and the contact
+/// sheet of the lap's moments.
 final class DemoPlaybackTests: XCTestCase {
     /// One demo run for every test here (a 640×400 canvas, a frame a second, to keep it quick).
     struct Run {
@@ -39,31 +42,71 @@ final class DemoPlaybackTests: XCTestCase {
     }
 
     private var town: DemoTown { DemoTown() }
+    /// The town's drawing, to compare tiles and frames with (drawn once: it takes a moment).
+    static let drawn = DemoMap.draw()
 
-    func testTheConfigurationNamesTheDriveAndTheMapExactly() throws {
+    func testTheConfigurationNamesTheDriveAndTheTiles() throws {
         let r = try demoRun()
         let files = r.demo.files
         let settings = try Configuration.load(path: files.configPath).settings
-        XCTAssertEqual(settings.map.bounds, town.bounds, "the bounds must round-trip to the last bit")
-        XCTAssertEqual(settings.map.imagePath, files.mapPath)
+        XCTAssertEqual(settings.map.tiles.path, files.tilesPath)
+        XCTAssertNil(settings.map.imagePath)
+        XCTAssertNil(settings.map.bounds)
+        XCTAssertEqual(settings.map.zoom, 17)
         XCTAssertEqual(settings.map.follow, .center)
         XCTAssertEqual(settings.source.source, .replay(path: files.drivePath))
         XCTAssertEqual(settings.source.replaySpeed, files.drive.timeline.duration / 40)
         XCTAssertEqual(settings.source.staleAfter, DemoDrive.staleAfter / settings.source.replaySpeed, accuracy: 1e-12)
         XCTAssertNotNil(settings.dot.style.headingImage)
 
-        // The map file is the drawing, pixel for pixel.
-        let image = try MapImage(path: files.mapPath, background: settings.map.background)
-        let drawn = DemoMap.draw()
-        withExtendedLifetime(drawn) {
-            withExtendedLifetime(image) {
-                var differing = 0
-                for y in 0..<DemoTown.height where memcmp(image.pixels.buffer.row(y), drawn.buffer.row(y), DemoTown.width * 4) != 0 {
-                    differing += 1
+        // The tile set as the daemon opened it: PNG tiles of 256 px at zoom 17 only, credited,
+        // its tile block the town's, and the daemon's projection the town's to the last bit.
+        let set = try XCTUnwrap(settings.map.tiles.set)
+        XCTAssertEqual(set.kind, .mbtiles)
+        XCTAssertEqual(set.tileSize, 256)
+        XCTAssertEqual(set.metadata.format, .png)
+        XCTAssertEqual(set.metadata.minZoom, 17)
+        XCTAssertEqual(set.metadata.maxZoom, 17)
+        XCTAssertEqual(set.metadata.name, DemoTiles.name)
+        XCTAssertEqual(set.metadata.attribution, "Made-up town © PulseDot")
+        XCTAssertEqual(set.metadata.bounds, town.bounds, "the bounds must round-trip to the last bit")
+        let range = set.tileRange(zoom: 17)
+        XCTAssertEqual([range.firstColumn, range.firstRow, range.columns, range.rows],
+                       [DemoTown.firstColumn, DemoTown.firstRow, DemoTown.columns, DemoTown.rows])
+        let scene = try DotScene(settings: settings, canvasWidth: 640, canvasHeight: 400, scale: 1, staleAfter: 20)
+        XCTAssertEqual(scene.projection, town.projection)
+        let start = try XCTUnwrap(settings.map.tiles.start)
+        XCTAssertEqual(start.latitude, town.center.latitude, accuracy: 1e-9)
+        XCTAssertEqual(start.longitude, town.center.longitude, accuracy: 1e-9)
+    }
+
+    func testTheTilesAreTheTownsDrawingTileForTile() throws {
+        let r = try demoRun()
+        let file = try MBTiles(path: r.demo.files.tilesPath)
+        defer { file.close() }
+        XCTAssertEqual(try file.tileCount(), DemoTown.columns * DemoTown.rows)
+        // Nothing outside the town: the tiles beyond each edge are not in the file.
+        for (column, row) in [(-1, 0), (0, -1), (DemoTown.columns, 0), (0, DemoTown.rows)] {
+            XCTAssertNil(try file.tile(DemoTiles.id(column: column, row: row)), "\(column), \(row)")
+        }
+        let decoder = TileDecoder(tileSize: .px256, background: DemoMap.land)
+        let slot = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
+        var differing: [String] = []
+        withExtendedLifetime(Self.drawn) {
+            for row in 0..<DemoTown.rows {
+                for column in 0..<DemoTown.columns {
+                    let id = DemoTiles.id(column: column, row: row)
+                    guard let bytes = try? file.tile(id), (try? decoder.decode(bytes, into: slot.buffer)) == .png else {
+                        differing.append("\(id): missing or not a PNG")
+                        continue
+                    }
+                    let drawing = DemoTiles.window(Self.drawn.buffer, column: column, row: row)
+                    let rows = (0..<256).filter { memcmp(slot.buffer.row($0), drawing.row($0), 256 * 4) != 0 }
+                    if !rows.isEmpty { differing.append("\(id): \(rows.count) rows differ") }
                 }
-                XCTAssertEqual(differing, 0)
             }
         }
+        XCTAssertEqual(differing, [])
     }
 
     func testTheDriveFileIsTheDriveAsTheReplayReadsIt() throws {
@@ -79,7 +122,7 @@ final class DemoPlaybackTests: XCTestCase {
         }
     }
 
-    func testFramesGoLiveThenStaleThenLiveWithTheDotOnTheRoute() throws {
+    func testFramesGoLiveThenStaleThenLiveWithTheDotOnTheRouteOverTheTown() throws {
         let r = try demoRun()
         let files = r.demo.files
         XCTAssertEqual(r.lines.count, Int(r.demo.endTime) + 1)
@@ -90,6 +133,7 @@ final class DemoPlaybackTests: XCTestCase {
         let viewport = MapViewport(follow: .center, offMap: .hide, canvasWidth: 640, canvasHeight: 400, projection: town.projection)
         let lost = files.drive.samples[Int(files.drive.timeline.lastFixBefore)].fix!
         var stale = 0
+        var offsets: [ViewOffset] = []
         for line in r.lines {
             let lat = try XCTUnwrap(line["lat"] as? Double), lon = try XCTUnwrap(line["lon"] as? Double)
             let p = town.projection.point(for: GeoPoint(latitude: lat, longitude: lon))
@@ -99,6 +143,7 @@ final class DemoPlaybackTests: XCTestCase {
             let offset = viewport.offset(following: p, from: ViewOffset(x: 0, y: 0))
             XCTAssertEqual(try XCTUnwrap(line["x"] as? Double), p.x - Double(offset.x), accuracy: 1e-6)
             XCTAssertEqual(try XCTUnwrap(line["y"] as? Double), p.y - Double(offset.y), accuracy: 1e-6)
+            offsets.append(offset)
             if line["state"] as? String == "stale" {
                 stale += 1
                 XCTAssertEqual(lat, lost.latitude, accuracy: 1e-9)
@@ -107,13 +152,35 @@ final class DemoPlaybackTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(stale, 3)
+
+        // Under the dot, the town's own pixels where the view is: a frame's top-left corner (away
+        // from the dot and the credit) is the drawing at the frame's offset, in every frame, so
+        // each frame waited for its tiles and put them in their places.
+        var tilesUnderCorners = Set<Int>()
+        for (k, offset) in offsets.enumerated() {
+            let frame = try PNGRead.rgba(path: files.directory + "/frame-" + String(format: "%06d", k + 1) + ".png")
+            XCTAssertEqual(frame.width, 640)
+            var wrong = 0
+            for y in stride(from: 0, to: 48, by: 3) {
+                for x in stride(from: 0, to: 48, by: 3) {
+                    let o = (y * frame.width + x) * 4
+                    let got = UInt32(frame.rgba[o]) << 16 | UInt32(frame.rgba[o + 1]) << 8 | UInt32(frame.rgba[o + 2])
+                    let want = Self.drawn.buffer.pixel(x: offset.x + x, y: offset.y + y) & 0xFF_FFFF
+                    if got != want { wrong += 1 }
+                }
+            }
+            XCTAssertEqual(wrong, 0, "frame \(k + 1) at offset \(offset)")
+            tilesUnderCorners.insert((offset.y / 256) * DemoTown.columns + offset.x / 256)
+        }
+        // The view travels: its corner alone passes over many of the town's tiles in a lap.
+        XCTAssertGreaterThanOrEqual(tilesUnderCorners.count, 15)
     }
 
     func testTheMomentsShowEachState() throws {
         let r = try demoRun()
         let settings = try r.demo.loadConfiguration().settings
-        let map = try MapImage(path: r.demo.files.mapPath, background: settings.map.background)
-        let player = try DemoPlayer(settings: settings, map: map, width: 360, height: 270, physicalHeight: 800)
+        let player = try DemoPlayer(settings: settings, width: 360, height: 270, physicalHeight: 800)
+        defer { player.close() }
         var seen: [String: SceneFrame] = [:]
         for m in r.demo.moments {
             player.show(at: m.time)
@@ -169,12 +236,14 @@ final class DemoPlaybackTests: XCTestCase {
         XCTAssertEqual(try PNGRead.rgba(path: r.demo.cyclePath).height, 248)
     }
 
-    func testOverridesCannotReplaceTheDriveOrTheMap() throws {
+    func testOverridesCannotReplaceTheDriveOrTheTiles() throws {
         let r = try demoRun()
-        for bad in ["source.position=45.5,-73.6", "map.image=none"] {
+        for bad in ["source.position=45.5,-73.6", "map.tiles=none", "map.bounds=-73.58,45.49,-73.56,45.51",
+                    "map.tiles=\(r.demo.files.drivePath)", "map.image=\(r.demo.files.beamPath)"] {
             let demo = DemoPlayback(files: r.demo.files, overrides: [bad])
             XCTAssertThrowsError(try demo.loadConfiguration(), bad)
         }
-        XCTAssertNoThrow(try DemoPlayback(files: r.demo.files, overrides: ["map.follow=edge", "annotationColor=#FF3B30"]).loadConfiguration())
+        // A deeper zoom is the same tiles enlarged.
+        XCTAssertNoThrow(try DemoPlayback(files: r.demo.files, overrides: ["map.follow=edge", "annotationColor=#FF3B30", "map.zoom=18"]).loadConfiguration())
     }
 }
