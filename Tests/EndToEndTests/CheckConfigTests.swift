@@ -89,13 +89,17 @@ final class CheckConfigTests: XCTestCase {
         XCTAssertTrue(two.stderr.hasPrefix("pulsedot: check-config: check-config takes one file, got 2\n"), two.stderr)
     }
 
-    /// The shipped examples are real configurations: each passes, and what it sets shows.
+    /// The shipped examples are real configurations: each passes, and what it sets shows. The
+    /// tiled one passes with its map installed, and says that the map is missing without it.
     func testDeployExamplesPass() throws {
         let examples = TestEnvironment.packageRoot.appendingPathComponent("deploy/examples")
         let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".conf") }.sorted()
-        XCTAssertEqual(names, ["headless-testbed.conf", "stop-kiosk-1920x1080.conf", "vehicle-800x480-portrait.conf"])
+        XCTAssertEqual(names, ["bus-1280x800-tiles.conf", "headless-testbed.conf", "stop-kiosk-1920x1080.conf",
+                               "vehicle-800x480-portrait.conf"])
         for name in names {
-            let run = try checkConfig([examples.appendingPathComponent(name).path])
+            var url = examples.appendingPathComponent(name)
+            if try ExampleMap.isTiled(url) { url = try ExampleMap.installed(url, in: dir) }
+            let run = try checkConfig([url.path])
             XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
             XCTAssertFalse(run.stdout.contains("# 0 keys differ"), name)
         }
@@ -103,6 +107,23 @@ final class CheckConfigTests: XCTestCase {
         for line in ["format = rgb565", "rotation = 90", "fps = 30", "follow = center"] {
             XCTAssertTrue(vehicle.contains("\n\(line)\n"), line)
         }
+
+        let bus = examples.appendingPathComponent("bus-1280x800-tiles.conf")
+        let missing = try checkConfig([bus.path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains(": map.tiles = \(ExampleMap.boardPath): stat \(ExampleMap.boardPath): No such file or directory"),
+                      missing.stderr)
+        let installed = try checkConfig([try ExampleMap.installed(bus, in: dir).path]).stdout
+        for line in ["tiles = \(dir.path)/city.mbtiles", "zoom = 17", "follow = center", "cacheMegabytes = 16", "mode = 1280x800@60",
+                     "# map tiles \(dir.path)/city.mbtiles: MBTiles, PNG tiles of 256 px, zooms 17–17 (shown: 17), 48 tiles",
+                     "# map tile cache 16 MiB: 64 tiles; a 1280x800 screen needs 56 (the tiles in view and the ring around them)"] {
+            XCTAssertTrue(installed.contains("\n\(line)\n") || installed.hasSuffix("\n\(line)"), line + "\n" + installed)
+        }
+        XCTAssertTrue(installed.contains("\n# attribution = auto\n"), "the credit is the file's own")
+        // Too small a cache for the panel is said at cacheMegabytes.
+        let small = try checkConfig([try ExampleMap.installed(bus, in: dir).path, "--set", "map.cacheMegabytes=13"])
+        XCTAssertEqual(small.status, 1)
+        XCTAssertTrue(small.stderr.contains("cacheMegabytes"), small.stderr)
     }
 
     func testDefaultFileAndKeyTableComeFromTheBinary() throws {

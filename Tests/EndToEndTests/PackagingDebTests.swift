@@ -107,7 +107,7 @@ final class PackagingDebTests: XCTestCase {
         let examples = try FileManager.default.contentsOfDirectory(atPath: pkg.root.appendingPathComponent("usr/share/pulsedot/examples").path)
         let shipped = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.packageRoot.appendingPathComponent("deploy/examples").path)
         XCTAssertEqual(examples.sorted(), shipped.filter { $0.hasSuffix(".conf") }.sorted())
-        XCTAssertEqual(examples.count, 3)
+        XCTAssertEqual(examples.count, 4)
     }
 
     func testSysusersEntryMakesASystemUserInVideoAndTty() throws {

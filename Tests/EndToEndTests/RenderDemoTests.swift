@@ -4,7 +4,8 @@ import TestSupport
 import XCTest
 
 /// `pulsedot demo`: the built-in drive rendered to frames, `frames.jsonl` and a contact sheet (its
-/// path printed), the files the daemon plays, and `--display` through the daemon's own loop.
+/// path printed), the files the daemon plays (the town as MBTiles), and `--display` through the
+/// daemon's own loop.
 final class RenderDemoTests: XCTestCase {
     func testDemoWritesFramesAContactSheetAndWhatTheDaemonPlays() throws {
         let dir = try TestEnvironment.temporaryDirectory("demo").path + "/out/nested"
@@ -15,28 +16,60 @@ final class RenderDemoTests: XCTestCase {
         XCTAssertEqual(sheet.width, 4 * 360 + 5 * 4)
         XCTAssertEqual(sheet.height, 3 * 270 + 4 * 4)
         XCTAssertEqual(try PNGRead.rgba(path: dir + "/dot-cycle.png").height, 248)
-        XCTAssertEqual(try PNGRead.rgba(path: dir + "/map.png").width, 2048)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/map.png"), "the map is tiles now")
 
-        // One lap of 40 s at 2 frames a second, each frame with its line.
+        // One lap of 60 s at 2 frames a second, each frame with its line.
         let frames = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("frame-") }.sorted()
         let lines = try DemoRecord.read(dir + "/frames.jsonl")
         XCTAssertEqual(frames.count, lines.count)
-        XCTAssertGreaterThanOrEqual(lines.count, 81)
+        XCTAssertGreaterThanOrEqual(lines.count, 121)
         XCTAssertEqual(frames.first, "frame-000001.png")
-        XCTAssertEqual(try PNGRead.rgba(path: dir + "/" + frames[20]).width, 1280)
         try DemoRecord.checkLiveStaleLive(lines, drive: try DemoRecord.drive(dir + "/drive.json"))
 
-        // The configuration it wrote plays with the daemon (checked as check-config reads it).
+        // The configuration it wrote plays with the daemon (checked as check-config reads it), the
+        // map a tile set of the town.
         let check = try runProgram(try TestEnvironment.pulsedotBinary(), ["check-config", dir + "/demo.conf"])
         XCTAssertEqual(check.status, 0, check.stderr)
         XCTAssertTrue(check.stdout.contains("replay = \(dir)/drive.json"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("\ntiles = \(dir)/town.mbtiles\n"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("# map tiles \(dir)/town.mbtiles: MBTiles, PNG tiles of 256 px, zooms 17–17 (shown: 17), 192 tiles\n"),
+                      check.stdout)
+        try checkFramesShowTheTownsTiles(dir: dir, frames: frames, lines: lines)
+    }
+
+    /// Every few frames: the bus line on the screen, and the frame's top-left corner (away from the
+    /// dot and the credit) the file's own tiles at the offset the drawn position gives, so the
+    /// view follows the bus across the town's tiles, each in its place and none missing.
+    private func checkFramesShowTheTownsTiles(dir: String, frames: [String], lines: [DemoRecord.Line]) throws {
+        let town = try DemoTownFile(path: dir + "/town.mbtiles")
+        XCTAssertEqual(town.range.columns * town.range.rows, try town.file.tileCount())
+        XCTAssertEqual(town.set.metadata.attribution, "Made-up town © PulseDot")
+        var corners = Set<Int>()
+        for k in stride(from: 0, to: frames.count, by: 4) where lines[k].state != "nofix" {
+            let frame = try ScreenImage.read(dir + "/" + frames[k])
+            XCTAssertEqual(frame.width, 1280)
+            XCTAssertGreaterThan(frame.centroid(of: DemoDisplayTests.line, tolerance: 2)?.count ?? 0, 400, "no bus line in \(frames[k])")
+            let l = lines[k]
+            let offset = town.offset(latitude: try XCTUnwrap(l.lat), longitude: try XCTUnwrap(l.lon),
+                                     x: try XCTUnwrap(l.x), y: try XCTUnwrap(l.y))
+            var wrong = 0
+            for y in stride(from: 0, to: 96, by: 4) {
+                for x in stride(from: 0, to: 96, by: 4) {
+                    let p = frame.pixel(x, y)
+                    if UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b) != (try town.pixel(offset.x + x, offset.y + y)) { wrong += 1 }
+                }
+            }
+            XCTAssertEqual(wrong, 0, "\(frames[k]) is not the town's tiles at \(offset)")
+            corners.insert(offset.y / 256 * town.range.columns + offset.x / 256)
+        }
+        XCTAssertGreaterThanOrEqual(corners.count, 15, "the view hardly moved across the town")
     }
 
     /// The README's command runs it with no options: ./pulsedot-demo in the current directory.
     func testDefaultDirectoryIsInTheCurrentDirectory() throws {
         let cwd = try TestEnvironment.temporaryDirectory("demo-cwd")
         let child = try ChildProcess(try TestEnvironment.pulsedotBinary(), ["demo"], workDirectory: cwd)
-        XCTAssertEqual(child.wait(timeout: 120), 0, child.stderr)
+        XCTAssertEqual(child.wait(timeout: 180), 0, child.stderr)
         XCTAssertEqual(child.stdout, "./pulsedot-demo/contact-sheet.png\n")
         XCTAssertEqual(try PNGRead.rgba(path: cwd.path + "/pulsedot-demo/contact-sheet.png").height, 826)
     }
@@ -72,6 +105,7 @@ final class RenderDemoTests: XCTestCase {
         XCTAssertEqual(child.wait(timeout: 30), 0, child.stderr)
         let log = child.stderr
         XCTAssertTrue(log.contains("configuration \(dir)/demo.conf"), log)
+        XCTAssertTrue(log.contains("<6>map \(dir)/town.mbtiles: PNG tiles of 256 px, zoom 17 of 17–17, 16x12 tiles in view range"), log)
         XCTAssertTrue(log.contains("<5>first fix at "), log)
         XCTAssertTrue(log.contains("<4>no fix for "), log)
         XCTAssertTrue(log.contains("<6>stopped after "), log)
@@ -86,12 +120,16 @@ enum DemoRecord {
         let state: String
         let lat: Double?
         let lon: Double?
+        /// The dot's centre on the canvas.
+        let x: Double?
+        let y: Double?
     }
 
     static func read(_ path: String) throws -> [Line] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { text in
             let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            return Line(state: o["state"] as? String ?? "?", lat: o["lat"] as? Double, lon: o["lon"] as? Double)
+            return Line(state: o["state"] as? String ?? "?", lat: o["lat"] as? Double, lon: o["lon"] as? Double,
+                        x: o["x"] as? Double, y: o["y"] as? Double)
         }
     }
 
@@ -125,7 +163,7 @@ enum DemoRecord {
     }
 
     /// Metres from a position to the nearest segment between consecutive fixes (a local flat
-    /// projection: the town is 2 km across).
+    /// projection: the town is 3.4 km across).
     static func distanceToTrack(_ lat: Double, _ lon: Double, _ fixes: [(lat: Double, lon: Double)]) -> Double {
         let mLat = 111_132.0, mLon = 111_320.0 * cos(lat * .pi / 180)
         var best = Double.infinity
