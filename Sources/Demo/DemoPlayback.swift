@@ -11,10 +11,11 @@ import Systemd
 /// `pulsedot demo` without a display: the daemon's own view (`SceneView`: the scene with its motion
 /// and truth, the tiled map, the renderer) fed by the replay `demo.conf` names, on a clock that
 /// only this loop advances, so one lap of the drive renders in moments instead of in real time and
-/// every run gives the same pictures: each frame waits for the tiles in view, as `png:` output
-/// does, so what the worker has decoded by then never shows. It writes what `output = png:DIR` writes — PNG frames at
-/// `pngFps` and `frames.jsonl` saying what each shows — plus a contact sheet of chosen moments
-/// (moving, stopped, stale, the fix again) and the dot's cycle (`dot-cycle.png`).
+/// every run gives the same pictures (each frame waits for the tiles in view, as `png:` output
+/// does, so no frame depends on how fast the tile worker happened to be). It writes what
+/// `output = png:DIR` writes — PNG frames at `pngFps` and `frames.jsonl` saying what each shows —
+/// plus a contact sheet of chosen moments (moving, stopped, stale, the fix again) and the dot's
+/// cycle (`dot-cycle.png`).
 public struct DemoPlayback {
     public let files: DemoFiles
     /// `--set` overrides, applied after `demo.conf` as the daemon would.

@@ -45,7 +45,7 @@ public struct DemoTown: Sendable {
         route = Self.loop(through: Self.routeCorners, radius: Self.cornerRadius)
     }
 
-    /// Metres per map pixel in the town (Mercator's scale at its centre; 0.05 % across the map).
+    /// Metres per map pixel in the town (Mercator's scale at its centre; 0.04 % across the map).
     public var metresPerPixel: Double { 1 / projection.pixelsPerMetre(atLatitude: center.latitude) }
 
     public func geoPoint(_ p: MapPoint) -> GeoPoint { projection.geoPoint(for: p) }

@@ -26,7 +26,10 @@ final class DemoDisplayTests: XCTestCase {
         XCTAssertEqual(lines[lastStale - 2].state, "stale", "the stale look needs a second to settle")
         let reference = try ScreenImage.read(host + "/frame-" + String(format: "%06d", lastStale + 1) + ".png")
 
-        let vm = try QEMUMachine.boot(display: .bochs)
+        // The credit's font where a board has it (fonts-dejavu-core; AttributionLabel's default),
+        // so the screen's corner shows the credit as the headless frame does.
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let vm = try QEMUMachine.boot(display: .bochs, files: [(font, font)])
         defer { vm.shutdown() }
         let console = ScreenImage(try vm.stableScreendump())
         let pid = try vm.spawn("pulsedot demo --display --out /tmp/demo --seconds 80")
