@@ -70,6 +70,9 @@ public struct DemoFiles: Sendable {
         # The town as 256-px PNG tiles at zoom 17, credited in the corner (attribution = auto).
         tiles = town.mbtiles
         zoom = \(DemoTown.zoom)
+        # Room for a 4K screen's view and the ring around it; the pool only fills with tiles shown,
+        # and the whole town is \(DemoTown.columns * DemoTown.rows) tiles (\(DemoTown.columns * DemoTown.rows / 4) MiB).
+        cacheMegabytes = 64
         background = \(formatColor(DemoMap.land))
         follow = center
 

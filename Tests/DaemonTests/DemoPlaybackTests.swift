@@ -73,6 +73,8 @@ final class DemoPlaybackTests: XCTestCase {
         let range = set.tileRange(zoom: 17)
         XCTAssertEqual([range.firstColumn, range.firstRow, range.columns, range.rows],
                        [DemoTown.firstColumn, DemoTown.firstRow, DemoTown.columns, DemoTown.rows])
+        // The demo plays on any screen up to 4K (the tile pool holds the view and its ring).
+        XCTAssertNil(set.cacheProblem(cacheBytes: settings.map.tiles.cacheBytes, canvasWidth: 3840, canvasHeight: 2160))
         let scene = try DotScene(settings: settings, canvasWidth: 640, canvasHeight: 400, scale: 1, staleAfter: 20)
         XCTAssertEqual(scene.projection, town.projection)
         let start = try XCTUnwrap(settings.map.tiles.start)
