@@ -98,7 +98,9 @@ extension Configuration {
         do {
             set = try TileSet.open(path: path, scheme: s.map.tiles.scheme, measure: TileDimensions.of)
         } catch {
-            throw fail("map.tiles", error.description)
+            // The key's value already names the file.
+            let text = error.description
+            throw fail("map.tiles", text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text)
         }
         let m = set.metadata
         if let bounds = s.map.bounds {

@@ -120,10 +120,15 @@ public struct TileSet: Equatable, Sendable {
         var lon = (b.west + east) / 2
         if lon > 180 { lon -= 360 }
         let centre = m.center?.point ?? GeoPoint(latitude: (b.south + b.north) / 2, longitude: lon)
-        for zoom in stride(from: m.maxZoom, through: m.minZoom, by: -1) {
-            let t = tile(containing: centre, zoom: zoom)
-            if case .bytes(let bytes) = store.read(TileID(z: zoom, x: t.x, y: t.y)), let size = measure(bytes) {
-                return size
+        // Then the corners: a centre can fall in a hole of a map that is not a rectangle.
+        let places = [centre, GeoPoint(latitude: b.north, longitude: b.west), GeoPoint(latitude: b.south, longitude: b.west),
+                      GeoPoint(latitude: b.north, longitude: b.east), GeoPoint(latitude: b.south, longitude: b.east)]
+        for (k, place) in places.enumerated() {
+            for zoom in stride(from: m.maxZoom, through: m.minZoom, by: -1) {
+                let t = tile(containing: place, zoom: zoom, edge: k == 4)
+                if case .bytes(let bytes) = store.read(TileID(z: zoom, x: t.x, y: t.y)), let size = measure(bytes) {
+                    return size
+                }
             }
         }
         return nil
