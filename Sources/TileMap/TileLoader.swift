@@ -102,7 +102,8 @@ final class TileLoader: Sendable {
             }
             guard let request = next else { return }
             guard let request else {
-                _ = try? wake.descriptor.waitUntilReadable(timeoutMilliseconds: 1000)
+                // No timeout: `close` wakes it, and an idle worker must not allocate (poll's array) once a second.
+                _ = try? wake.descriptor.waitUntilReadable(timeoutMilliseconds: -1)
                 try? wake.drain()
                 continue
             }
