@@ -45,6 +45,13 @@ extension RunDaemon {
         for note in new.notes { log.notice(note) }
         map = newMap
         lastFix = seed
+        if let newView, let d = display.driven {
+            d.view.close()
+            d.view = newView
+            announceMap(of: newView)
+        }
+        // Only after the new view is in place: a source may hand over a fix as it starts (a fixed
+        // position does, and only then), and that fix must reach the view that is drawn.
         if sourceChanged {
             source.stop()
             source = newSource
@@ -53,10 +60,6 @@ extension RunDaemon {
         if displayChanged {
             display.lose("reopening for the new configuration", retryAt: now)
             tryDisplay(now: now)
-        } else if let newView, let d = display.driven {
-            d.view.close()
-            d.view = newView
-            announceMap(of: newView)
         }
         counters.startPeriod(at: now, summaryEvery: next.log.summaryEvery)
     }
