@@ -115,6 +115,22 @@ extension Configuration {
         } else {
             s.map.zoom = Double(min(max(m.center?.zoom ?? m.maxZoom, m.minZoom), m.maxZoom))
         }
+        // A headless output's frame size is known now; a screen's only once it is opened.
+        let headless: Bool
+        switch s.display.output {
+        case .png, .none: headless = true
+        case .auto, .kms, .fbdev: headless = false
+        }
+        if headless {
+            let frame = s.display.headlessFrameSize
+            let needed = TileSet.slotsNeeded(tileSize: set.tileSize, canvasWidth: frame.width, canvasHeight: frame.height)
+            let slotBytes = set.tileSize * set.tileSize * 4
+            let slots = s.map.tiles.cacheBytes / slotBytes
+            if slots < needed {
+                let key = s.origins["map.cacheMegabytes"] != nil ? "map.cacheMegabytes" : s.origins["display.mode"] != nil ? "display.mode" : "map.tiles"
+                throw fail(key, "a tile cache of \(s.map.tiles.cacheMegabytes) MiB holds \(slots) tiles of \(set.tileSize) px; a \(frame.width)x\(frame.height) frame and the ring around it need \(needed) (cacheMegabytes ≥ \((needed * slotBytes + (1 << 20) - 1) >> 20))")
+            }
+        }
         let b = set.metadata.bounds
         let east = b.crossesAntimeridian ? b.east + 360 : b.east
         var middle = (b.west + east) / 2

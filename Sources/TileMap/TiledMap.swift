@@ -44,7 +44,7 @@ public final class TiledMap {
     /// Tiles in a view of `canvasWidth`×`canvasHeight` at most, plus the ring around it: what the
     /// pool must hold at least.
     public static func slotsNeeded(tileSize: Int, canvasWidth: Int, canvasHeight: Int) -> Int {
-        ((canvasWidth + tileSize - 1) / tileSize + 3) * ((canvasHeight + tileSize - 1) / tileSize + 3)
+        TileSet.slotsNeeded(tileSize: tileSize, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }
 
     public init(tileSet: TileSet, zoom: Int, background: Color, cacheBytes: Int,
