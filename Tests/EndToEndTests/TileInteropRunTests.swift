@@ -40,18 +40,42 @@ final class TileInteropRunTests: XCTestCase {
         if let dir { try? FileManager.default.removeItem(at: dir) }
     }
 
-    /// No source pixel has blue 255 with red 255 and green 0.
-    static let background = Fixture.RGB(r: 255, g: 0, b: 255)
     static let width = 640, height = 400
 
-    /// Where the dot is, in source image pixels (fractions: between pixel centres), and the zoom shown.
+    /// Where the dot is, in source image pixels (fractions: between pixel centres), the zoom
+    /// shown, and how the view is placed: `follow = center`, or `follow = off` around `center`.
     struct Stop {
         var column: Double, row: Double, zoom: Int
-        var coordinate: (latitude: Double, longitude: Double) {
+        var center: (column: Double, row: Double)? = nil
+        /// No source pixel has red 255, green 0 and blue 255.
+        var background = Fixture.RGB(r: 255, g: 0, b: 255)
+
+        static func coordinate(_ column: Double, _ row: Double) -> (latitude: Double, longitude: Double) {
             let side = Double(Fixture.tilePixels << Fixture.zoom)
             return Fixture.coordinate(worldX: (Double(Fixture.firstColumn * Fixture.tilePixels) + column) / side,
                                       worldY: (Double(Fixture.firstRow * Fixture.tilePixels) + row) / side)
         }
+
+        var coordinate: (latitude: Double, longitude: Double) { Self.coordinate(column, row) }
+    }
+
+    /// A tile set as GDAL made it, and what the test knows of it from the tool's own output.
+    struct Target {
+        var path: String
+        var tms = false
+        /// As the daemon's summary names it.
+        var format = "PNG"
+        var tileSize = 256
+        /// The zoom GDAL wrote, and the tiles there (XYZ columns and rows).
+        var sourceZoom: Int
+        var level: Fixture.Level
+    }
+
+    private func target(_ product: Fixture.Product) throws -> Target {
+        let fixture = try fixture()
+        let zoom = product == .mbtilesPNG || product == .mbtilesJPEG ? Fixture.mbtilesZoom : Fixture.zoom
+        return Target(path: fixture.path(product), tms: product == .tmsFolder, format: product == .mbtilesJPEG ? "JPEG" : "PNG",
+                      sourceZoom: zoom, level: try XCTUnwrap(fixture.produced[product]?[zoom]))
     }
 
     // The middle, then near the south-east corner and the west edge, where the view stops at the
@@ -59,34 +83,84 @@ final class TileInteropRunTests: XCTestCase {
 
     func testPNGMBTilesAreTheSourceAroundTheDot() throws {
         let z = Fixture.mbtilesZoom
-        try run(.mbtilesPNG, stops: [Stop(column: 300.3, row: 200.7, zoom: z), Stop(column: 1000.6, row: 740.2, zoom: z),
-                                     Stop(column: 20.35, row: 380.8, zoom: z)])
+        try run(try target(.mbtilesPNG), stops: [Stop(column: 300.3, row: 200.7, zoom: z), Stop(column: 1000.6, row: 740.2, zoom: z),
+                                                 Stop(column: 20.35, row: 380.8, zoom: z)])
     }
 
     /// One level deeper than the file: its tiles enlarged, each source pixel 4×4 screen pixels.
     func testPNGMBTilesOneZoomDeeperAreTheSourceEnlarged() throws {
         let z = Fixture.mbtilesZoom
-        try run(.mbtilesPNG, stops: [Stop(column: 612.7, row: 455.4, zoom: z + 1), Stop(column: 70.2, row: 700.9, zoom: z + 1)])
+        try run(try target(.mbtilesPNG), stops: [Stop(column: 612.7, row: 455.4, zoom: z + 1), Stop(column: 70.2, row: 700.9, zoom: z + 1)])
         XCTAssertEqual(countLines(containing: "zoom \(z + 1) is drawn from zoom \(z) tiles enlarged 2x"), 2,
                        "said once per view:\n\(lastLog)")
     }
 
     func testJPEGMBTilesAreTurboJPEGsDecodeAroundTheDot() throws {
         let z = Fixture.mbtilesZoom
-        try run(.mbtilesJPEG, stops: [Stop(column: 500.5, row: 300.25, zoom: z), Stop(column: 990.1, row: 20.6, zoom: z),
-                                      Stop(column: 8.9, row: 760.1, zoom: z)])
+        try run(try target(.mbtilesJPEG), stops: [Stop(column: 500.5, row: 300.25, zoom: z), Stop(column: 990.1, row: 20.6, zoom: z),
+                                                  Stop(column: 8.9, row: 760.1, zoom: z)])
     }
 
+    /// Also a new `background` at a reload (gdal2tiles' transparent tiles beside the image are
+    /// decoded onto the new colour), and `follow = off` around a `center` that is not the dot.
     func testXYZFolderIsTheSourceAroundTheDot() throws {
         let z = Fixture.zoom
-        try run(.xyzFolder, stops: [Stop(column: 400.4, row: 333.6, zoom: z), Stop(column: 1010.3, row: 750.7, zoom: z),
-                                    Stop(column: 3.6, row: 5.2, zoom: z)])
+        try run(try target(.xyzFolder), stops: [Stop(column: 400.4, row: 333.6, zoom: z), Stop(column: 1010.3, row: 750.7, zoom: z),
+                                                Stop(column: 3.6, row: 5.2, zoom: z),
+                                                Stop(column: 3.6, row: 300.2, zoom: z, background: Fixture.RGB(r: 0, g: 255, b: 0)),
+                                                Stop(column: 600.2, row: 400.7, zoom: z, center: (480.5, 350.5))])
     }
 
     func testTMSFolderIsTheSourceAroundTheDot() throws {
         let z = Fixture.zoom
-        try run(.tmsFolder, stops: [Stop(column: 700.8, row: 120.1, zoom: z), Stop(column: 30.3, row: 740.4, zoom: z),
-                                    Stop(column: 512.5, row: 384.5, zoom: z)])
+        try run(try target(.tmsFolder), stops: [Stop(column: 700.8, row: 120.1, zoom: z), Stop(column: 30.3, row: 740.4, zoom: z),
+                                                Stop(column: 512.5, row: 384.5, zoom: z)])
+    }
+
+    /// 512-px tiles, as GDAL writes them when asked (`BLOCKSIZE=512`, `--tilesize=512`): the
+    /// same zoom-15 grid, each tile twice as many pixels, so each source pixel 2×2 tile pixels.
+    func testFiveHundredTwelvePixelTilesAreTheSourceAroundTheDot() throws {
+        let fixture = try fixture()
+        let mbtiles = dir.appendingPathComponent("512.mbtiles").path, folder = dir.appendingPathComponent("512").path
+        for (tool, arguments) in [
+            (Fixture.gdalTranslate, ["-q", "-of", "MBTILES", "-co", "TILE_FORMAT=PNG", "-co", "RESAMPLING=NEAREST", "-co", "ZOOM_LEVEL_STRATEGY=UPPER",
+                                     "-co", "BLOCKSIZE=512", fixture.sourceGeoTIFF, mbtiles]),
+            (Fixture.gdal2tiles, ["--xyz", "--tilesize=512", "-z", "\(Fixture.zoom)", "-r", "near", fixture.sourceGeoTIFF, folder]),
+        ] {
+            let made = try runProgram(tool, arguments, timeout: 120)
+            XCTAssertEqual(made.status, 0, "\(tool): \(made.stderr)")
+        }
+        // What GDAL wrote, seen with Python's own SQLite and a directory listing.
+        let listing = try runProgram(Fixture.python, ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)
+            print(*db.execute('SELECT zoom_level, COUNT(*), MIN(tile_column), MAX(tile_column), MIN(tile_row), MAX(tile_row) FROM tiles').fetchone())
+            """, mbtiles])
+        let n = listing.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        let last = (1 << Fixture.zoom) - 1
+        XCTAssertEqual(n, [Fixture.zoom, Fixture.columns * Fixture.rows, Fixture.firstColumn, Fixture.firstColumn + Fixture.columns - 1,
+                           last - (Fixture.firstRow + Fixture.rows - 1), last - Fixture.firstRow],
+                       "gdal_translate made \(listing.stdout)\(listing.stderr)")
+        let block = Fixture.Level(count: Fixture.columns * Fixture.rows, west: Fixture.firstColumn, east: Fixture.firstColumn + Fixture.columns - 1,
+                                  north: Fixture.firstRow, south: Fixture.firstRow + Fixture.rows - 1)
+        var columns: [Int] = [], rows: Set<Int> = []
+        for x in try FileManager.default.contentsOfDirectory(atPath: folder + "/\(Fixture.zoom)") {
+            columns.append(try XCTUnwrap(Int(x)))
+            for y in try FileManager.default.contentsOfDirectory(atPath: folder + "/\(Fixture.zoom)/\(x)") {
+                rows.insert(try XCTUnwrap(Int(y.dropLast(4))))
+            }
+        }
+        let ring = Fixture.Level(count: columns.count * rows.count, west: columns.min() ?? 0, east: columns.max() ?? 0,
+                                 north: rows.min() ?? 0, south: rows.max() ?? 0)
+        XCTAssertTrue(ring.west >= block.west - 1 && ring.west <= block.west && ring.east >= block.east && ring.east <= block.east + 1
+                      && ring.north >= block.north - 1 && ring.north <= block.north && ring.south >= block.south && ring.south <= block.south + 1,
+                      "gdal2tiles made \(ring)")
+
+        let z = Fixture.zoom
+        let stops = [Stop(column: 450.3, row: 300.6, zoom: z), Stop(column: 1015.6, row: 10.3, zoom: z),
+                     Stop(column: 600.8, row: 500.1, zoom: z + 1)]
+        try run(Target(path: mbtiles, tileSize: 512, sourceZoom: z, level: block), stops: stops)
+        try run(Target(path: folder, tileSize: 512, sourceZoom: z, level: ring), stops: stops)
     }
 
     // MARK: -
@@ -97,9 +171,10 @@ final class TileInteropRunTests: XCTestCase {
         lastLog.split(separator: "\n").filter { $0.contains(text) }.count
     }
 
-    private func config(_ product: Fixture.Product, _ stop: Stop, frames: URL, path: String) -> String {
+    private func config(_ target: Target, _ stop: Stop, frames: URL) -> String {
         let c = stop.coordinate
-        return """
+        let b = stop.background
+        var text = """
             [source]
             position = \(c.latitude),\(c.longitude)
             [display]
@@ -108,25 +183,30 @@ final class TileInteropRunTests: XCTestCase {
             fps = 10
             pngFps = 10
             [map]
-            tiles = \(path)
-            tileScheme = \(product == .tmsFolder ? "tms" : "xyz")
+            tiles = \(target.path)
+            tileScheme = \(target.tms ? "tms" : "xyz")
             zoom = \(stop.zoom)
-            follow = center
-            background = #FF00FF
+            background = \(String(format: "#%02X%02X%02X", b.r, b.g, b.b))
             attribution = none
 
             """
+        if let centre = stop.center {
+            let m = Stop.coordinate(centre.column, centre.row)
+            text += "follow = off\ncenter = \(m.latitude),\(m.longitude)\n"
+        } else {
+            text += "follow = center\n"
+        }
+        return text
     }
 
     /// Starts the daemon at the first stop, reloads to each further one, and checks the first
     /// frame each view writes.
-    private func run(_ product: Fixture.Product, stops: [Stop], file: StaticString = #filePath, line: UInt = #line) throws {
-        let fixture = try fixture()
+    private func run(_ target: Target, stops: [Stop], file: StaticString = #filePath, line: UInt = #line) throws {
         let frames = dir.appendingPathComponent("frames")
-        let path = fixture.path(product)
+        try? FileManager.default.removeItem(at: frames)
         var daemon: RunningDaemon!
         for (i, stop) in stops.enumerated() {
-            let text = config(product, stop, frames: frames, path: path)
+            let text = config(target, stop, frames: frames)
             var before = 0
             if i == 0 {
                 daemon = try RunningDaemon(config: text, in: dir)
@@ -142,30 +222,34 @@ final class TileInteropRunTests: XCTestCase {
                 $0.dropFirst(before).contains(where: here)
             }
             let frame = try XCTUnwrap(seen.dropFirst(before).first(where: here))
-            try check(frame, in: frames, product: product, stop: stop, fixture: fixture, file: file, line: line)
+            try check(frame, in: frames, target: target, stop: stop, file: file, line: line)
         }
         lastLog = daemon.log
-        let format = product == .mbtilesJPEG ? "JPEG" : "PNG"
-        XCTAssertEqual(countLines(containing: "<6>map \(path): \(format) tiles of 256 px, zoom "), stops.count,
+        XCTAssertEqual(countLines(containing: "<6>map \(target.path): \(target.format) tiles of \(target.tileSize) px, zoom "), stops.count,
                        "the new map said at each reload:\n\(lastLog)", file: file, line: line)
         XCTAssertFalse(lastLog.contains("colour shows there"), "every tile in view is readable:\n\(lastLog)", file: file, line: line)
         XCTAssertEqual(daemon.stop().status, 0, daemon.log, file: file, line: line)
     }
 
-    /// The frame's dot is where the test's Web Mercator puts it with `follow = center`, and every
-    /// pixel away from the dot is the map's pixel there.
-    private func check(_ frame: FrameLine, in frames: URL, product: Fixture.Product, stop: Stop, fixture: Fixture,
-                       file: StaticString, line: UInt) throws {
+    /// The frame's dot is where the test's Web Mercator puts it (the view as `follow` says), and
+    /// every pixel away from the dot is the map's pixel there.
+    private func check(_ frame: FrameLine, in frames: URL, target: Target, stop: Stop, file: StaticString, line: UInt) throws {
         XCTAssertEqual(frame.state, "live", "\(frame)", file: file, line: line)
-        let sourceZoom = product == .mbtilesPNG || product == .mbtilesJPEG ? Fixture.mbtilesZoom : Fixture.zoom
-        let level = try XCTUnwrap(fixture.produced[product]?[sourceZoom], file: file, line: line)
-        let scale = 1 << (stop.zoom - sourceZoom)
+        let n = target.tileSize
+        let scale = 1 << (stop.zoom - target.sourceZoom)
+        let level = target.level
+        let side = Double(n << stop.zoom)
+        func world(_ c: (latitude: Double, longitude: Double)) -> (x: Double, y: Double) {
+            let w = Fixture.worldFraction(latitude: c.latitude, longitude: c.longitude)
+            return (w.x * side, w.y * side)
+        }
         let c = stop.coordinate
-        let dot = TiledView.worldPixel(latitude: c.latitude, longitude: c.longitude, zoom: stop.zoom)
-        let ox = TiledView.offset(dot: dot.x, canvas: Self.width, start: level.west * 256 * scale,
-                                  length: (level.east - level.west + 1) * 256 * scale)
-        let oy = TiledView.offset(dot: dot.y, canvas: Self.height, start: level.north * 256 * scale,
-                                  length: (level.south - level.north + 1) * 256 * scale)
+        let dot = world(c)
+        let held = stop.center.map { world(Stop.coordinate($0.column, $0.row)) } ?? dot
+        let ox = TiledView.offset(dot: held.x, canvas: Self.width, start: level.west * n * scale,
+                                  length: (level.east - level.west + 1) * n * scale)
+        let oy = TiledView.offset(dot: held.y, canvas: Self.height, start: level.north * n * scale,
+                                  length: (level.south - level.north + 1) * n * scale)
         let x = try XCTUnwrap(frame.x, file: file, line: line), y = try XCTUnwrap(frame.y, file: file, line: line)
         XCTAssertEqual(x, dot.x - Double(ox), accuracy: 0.01, "\(frame)", file: file, line: line)
         XCTAssertEqual(y, dot.y - Double(oy), accuracy: 0.01, "\(frame)", file: file, line: line)
@@ -173,9 +257,8 @@ final class TileInteropRunTests: XCTestCase {
         let picture = try FramePicture(frames, frame)
         XCTAssertEqual(picture.width, Self.width, file: file, line: line)
         XCTAssertEqual(picture.height, Self.height, file: file, line: line)
-        let jpeg = product == .mbtilesJPEG ? try MBTiles(path: fixture.path(product)) : nil
+        let jpeg = target.format == "JPEG" ? try MBTiles(path: target.path) : nil
         var decoded: [TileID: [Fixture.RGB]] = [:]
-        let side = Double(Fixture.tilePixels << stop.zoom)
         var checked = 0, nearDot = 0, wrong = 0, firstWrong = ""
         for cy in 0..<Self.height {
             for cx in 0..<Self.width {
@@ -184,16 +267,16 @@ final class TileInteropRunTests: XCTestCase {
                 let wx = cx + ox, wy = cy + oy
                 let expected: Fixture.RGB
                 if let jpeg {
-                    let id = TileID(z: stop.zoom, x: wx >> 8, y: wy >> 8)
-                    if decoded[id] == nil { decoded[id] = try decode(jpeg.read(id), id) }
-                    expected = decoded[id]![(wy & 255) * 256 + (wx & 255)]
+                    let id = TileID(z: stop.zoom, x: wx / n, y: wy / n)
+                    if decoded[id] == nil { decoded[id] = try decode(jpeg.read(id), id, background: stop.background) }
+                    expected = decoded[id]![(wy % n) * n + (wx % n)]
                 } else {
                     let p = Fixture.sourcePosition(worldX: (Double(wx) + 0.5) / side, worldY: (Double(wy) + 0.5) / side)
                     let outside = max(-p.x, p.x - Double(Fixture.width), -p.y, p.y - Double(Fixture.height))
                     if outside <= -2 {
                         expected = Fixture.color(column: Int(p.x), row: Int(p.y))
                     } else if outside > 1 {
-                        expected = Self.background
+                        expected = stop.background
                     } else {
                         continue
                     }
@@ -207,18 +290,19 @@ final class TileInteropRunTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(wrong, 0, "\(product.rawValue) zoom \(stop.zoom) at \(c), \(frame.file): \(wrong) of \(checked) pixels wrong; first: \(firstWrong)",
+        XCTAssertEqual(wrong, 0, "\(target.path) zoom \(stop.zoom) at \(c), \(frame.file): \(wrong) of \(checked) pixels wrong; first: \(firstWrong)",
                        file: file, line: line)
         XCTAssertGreaterThan(checked, Self.width * Self.height / 2, "most of the frame is checked", file: file, line: line)
         XCTAssertGreaterThan(nearDot, 2000, "pixels just outside the dot are checked", file: file, line: line)
     }
 
     /// A tile's bytes as the daemon decodes them (TileDecoder: TurboJPEG), as colours.
-    private func decode(_ read: TileRead, _ id: TileID) throws -> [Fixture.RGB] {
+    private func decode(_ read: TileRead, _ id: TileID, background: Fixture.RGB) throws -> [Fixture.RGB] {
         guard case let .bytes(bytes) = read else { throw TestFailure("tile \(id): \(read), not bytes") }
         let slot = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
         try withExtendedLifetime(slot) {
-            _ = try TileDecoder(tileSize: .px256, background: Color(r: 255, g: 0, b: 255)).decode(bytes, into: slot.buffer)
+            _ = try TileDecoder(tileSize: .px256, background: Color(r: background.r, g: background.g, b: background.b))
+                .decode(bytes, into: slot.buffer)
         }
         let raw = slot.bytes
         return (0..<256 * 256).map { Fixture.RGB(r: raw[$0 * 4 + 2], g: raw[$0 * 4 + 1], b: raw[$0 * 4]) }
