@@ -57,6 +57,8 @@ final class TileDriveTests: XCTestCase {
     }
 
     private var dir: URL!
+    private var frames: URL { dir.appendingPathComponent("frames") }
+    private var nmea: URL { dir.appendingPathComponent("drive.nmea") }
 
     override func setUpWithError() throws {
         dir = try TestEnvironment.temporaryDirectory("tile-drive")
@@ -68,58 +70,130 @@ final class TileDriveTests: XCTestCase {
 
     func testADriveThroughTheCityThenReloadsToAnotherMap() throws {
         let city = try cityPath()
+        let (daemon, drive, seen) = try startDrive(city, zoom: 17)
+        try checkDrive(seen, drive, zoom: 17)
+        let log = daemon.log
+        XCTAssertEqual(lines(log, containing: "tile \(Self.missing) is not in the map"), 1, "the missing tile is said once, by z/x/y:\n\(log)")
+        XCTAssertEqual(lines(log, containing: "tile \(Self.damaged)"), 1, "the damaged tile is said once, by z/x/y:\n\(log)")
+        XCTAssertTrue(log.contains("<6>map \(city): PNG tiles of 256 px, zoom 17 of 16–17, "), log)
+
+        // SIGHUP to the other map: drawn from the first frame after the reload, and said.
+        let last = drive.fixes[drive.fixes.count - 1]
+        let other = dir.appendingPathComponent("other.mbtiles").path
+        let first = try writeOtherMap(other, around: Self.tile(at: Self.routePoint(1)), variant: 0)
+        try daemon.reload(config(other, zoom: 17), count: 1)
+        XCTAssertTrue(daemon.log.contains("<6>map \(other): PNG tiles of 256 px, zoom 17 of 17–17, 6x5 tiles in view range"), daemon.log)
+        try checkOtherMap(daemon, last: last, first: first, variant: 0)
+
+        // A new map renamed over the same path (as maps are installed) and the same configuration
+        // again: the reload opens what is there now.
+        let replacement = dir.appendingPathComponent("replacement.mbtiles").path
+        _ = try writeOtherMap(replacement, around: Self.tile(at: Self.routePoint(1)), variant: 1)
+        XCTAssertEqual(rename(replacement, other), 0)
+        try daemon.reload(config(other, zoom: 17), count: 2)
+        try checkOtherMap(daemon, last: last, first: first, variant: 1)
+
+        // Back and forth: each reload makes a new pool and worker and gives up the old ones.
+        func rssAnonKB() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(daemon.child.pid)/status", encoding: .utf8)
+            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") })
+            return try XCTUnwrap(Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? ""))
+        }
+        func reload(_ i: Int) throws {
+            try daemon.reload(config(i % 2 == 0 ? other : city, zoom: 17), count: i)
+            let n = daemon.frames(in: frames).count
+            try daemon.waitForFrames(in: frames, "a frame after reload \(i)") { $0.count > n }
+        }
+        for i in 3...8 { try reload(i) }
+        let settled = try rssAnonKB()
+        for i in 9...16 { try reload(i) }
+        let grown = try rssAnonKB() - settled
+        // A pool kept alive would hold the tiles it decoded: some 30 of 256 KiB each per reload.
+        XCTAssertLessThan(grown, 4096, "RssAnon grew \(grown) kB over 8 reloads:\n\(daemon.log)")
+        XCTAssertEqual(lines(daemon.log, containing: "<6>map \(city): "), 8, daemon.log)
+        XCTAssertEqual(daemon.stop().status, 0, daemon.log)
+    }
+
+    /// Zoom 18, one deeper than the city: its zoom-17 tiles enlarged, and the missing and damaged
+    /// tiles named as the file has them (zoom 17), once each, though each covers four in view.
+    func testADriveOneZoomDeeperIsTheCityEnlarged() throws {
+        let city = try cityPath()
+        let (daemon, drive, seen) = try startDrive(city, zoom: 18)
+        try checkDrive(seen, drive, zoom: 18)
+        let log = daemon.log
+        XCTAssertEqual(lines(log, containing: "zoom 18 is drawn from zoom 17 tiles enlarged 2x"), 1, log)
+        XCTAssertEqual(lines(log, containing: "tile \(Self.missing) is not in the map"), 1, "the missing tile is said once, by z/x/y:\n\(log)")
+        XCTAssertEqual(lines(log, containing: "tile \(Self.damaged)"), 1, "the damaged tile is said once, by z/x/y:\n\(log)")
+        XCTAssertFalse(log.contains("tile 18/"), "no zoom-18 tile is in the file to be named:\n\(log)")
+        XCTAssertEqual(daemon.stop().status, 0, daemon.log)
+    }
+
+    // MARK: -
+
+    private func config(_ tiles: String, zoom: Int) -> String {
+        """
+        [source]
+        replay = drive.nmea
+        replaySpeed = 6
+        [display]
+        output = png:\(frames.path)
+        mode = \(Self.width)x\(Self.height)
+        fps = 10
+        pngFps = 10
+        [map]
+        tiles = \(tiles)
+        zoom = \(zoom)
+        follow = center
+        background = #FF00FF
+        attribution = none
+
+        """
+    }
+
+    /// Writes the route's NMEA, runs the daemon over it to the last fix, and returns the frames.
+    private func startDrive(_ city: String, zoom: Int) throws -> (RunningDaemon, DriveNMEA, [FrameLine]) {
         var drive = DriveNMEA()
+        let side = Double(256 << BenchCity.zoom)
         for i in 0...Self.legs {
             let p = (x: Self.start.x + Double(i) * Self.step.x, y: Self.start.y + Double(i) * Self.step.y)
-            let c = TileInteropFixture.coordinate(worldX: p.x / Double(256 << BenchCity.zoom), worldY: p.y / Double(256 << BenchCity.zoom))
+            let c = TileInteropFixture.coordinate(worldX: p.x / side, worldY: p.y / side)
             drive.fix(lat: c.latitude, lon: c.longitude, knots: 150, course: 108)
         }
-        let nmea = dir.appendingPathComponent("drive.nmea")
         try drive.write(to: nmea)
-        let other = try writeOtherMap(around: Self.tile(at: Self.routePoint(1)))
-        let frames = dir.appendingPathComponent("frames")
-        let config = { (tiles: String) in """
-            [source]
-            replay = drive.nmea
-            replaySpeed = 6
-            [display]
-            output = png:\(frames.path)
-            mode = \(Self.width)x\(Self.height)
-            fps = 10
-            pngFps = 10
-            [map]
-            tiles = \(tiles)
-            zoom = 17
-            follow = center
-            background = #FF00FF
-            attribution = none
-
-            """ }
-        let daemon = try RunningDaemon(config: config(city), in: dir)
+        let daemon = try RunningDaemon(config: config(city, zoom: zoom), in: dir)
         try daemon.waitForLog("<5>replay \(nmea.path) ended", timeout: 60)
         let last = drive.fixes[drive.fixes.count - 1]
-        let arrived = { (l: FrameLine) in abs((l.lat ?? 0) - last.lat) < 1e-9 && abs((l.lon ?? 0) - last.lon) < 1e-9 }
-        let seen = try daemon.waitForFrames(in: frames, "a frame at the last fix") { $0.contains(where: arrived) }
+        let seen = try daemon.waitForFrames(in: frames, "a frame at the last fix") { $0.contains { Self.at(last, $0) } }
+        return (daemon, drive, seen)
+    }
 
-        // The drive: positions on the route, each where follow = center puts it, the city's pixels.
+    static func at(_ fix: (lat: Double, lon: Double), _ line: FrameLine) -> Bool {
+        abs((line.lat ?? 0) - fix.lat) < 1e-9 && abs((line.lon ?? 0) - fix.lon) < 1e-9
+    }
+
+    /// Every frame with a position: on the route, where follow = center puts it, and the city's
+    /// pixels (zoom-17 pixels, enlarged at a deeper zoom) away from the dot — the map's colour on
+    /// the missing and the damaged tile, both of which must have been in view.
+    private func checkDrive(_ seen: [FrameLine], _ drive: DriveNMEA, zoom: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let levels = zoom - BenchCity.zoom
         var pixels = CityPixels()
         var checked = (frames: 0, missing: 0, damaged: 0)
-        for line in seen where line.lat != nil {
-            let lat = try XCTUnwrap(line.lat), lon = try XCTUnwrap(line.lon)
-            XCTAssertLessThan(drive.route.distance(lat: lat, lon: lon), 1e-9, "\(line) is off the route")
-            let dot = TiledView.worldPixel(latitude: lat, longitude: lon, zoom: BenchCity.zoom)
+        for frame in seen where frame.lat != nil {
+            let lat = try XCTUnwrap(frame.lat), lon = try XCTUnwrap(frame.lon)
+            XCTAssertLessThan(drive.route.distance(lat: lat, lon: lon), 1e-9, "\(frame) is off the route", file: file, line: line)
+            let dot = TiledView.worldPixel(latitude: lat, longitude: lon, zoom: zoom)
             let ox = Int((dot.x - Double(Self.width) / 2).rounded()), oy = Int((dot.y - Double(Self.height) / 2).rounded())
-            let x = try XCTUnwrap(line.x), y = try XCTUnwrap(line.y)
-            XCTAssertEqual(x, dot.x - Double(ox), accuracy: 0.01, "\(line)")
-            XCTAssertEqual(y, dot.y - Double(oy), accuracy: 0.01, "\(line)")
-            let reach = max(TiledView.dotReach, (line.accuracyPx ?? 0) + 6)
-            let picture = try FramePicture(frames, line)
+            let x = try XCTUnwrap(frame.x), y = try XCTUnwrap(frame.y)
+            XCTAssertEqual(x, dot.x - Double(ox), accuracy: 0.01, "\(frame)", file: file, line: line)
+            XCTAssertEqual(y, dot.y - Double(oy), accuracy: 0.01, "\(frame)", file: file, line: line)
+            let reach = max(TiledView.dotReach, (frame.accuracyPx ?? 0) + 6)
+            let picture = try FramePicture(frames, frame)
             var wrong = 0, firstWrong = ""
             // Every third pixel each way, the grid shifted from frame to frame.
             let phase = checked.frames % 3
             for cy in stride(from: phase, to: Self.height, by: 3) {
                 for cx in stride(from: phase, to: Self.width, by: 3) where hypot(Double(cx) + 0.5 - x, Double(cy) + 0.5 - y) > reach {
-                    let wx = cx + ox, wy = cy + oy
+                    let wx = (cx + ox) >> levels, wy = (cy + oy) >> levels
                     let id = TileID(z: BenchCity.zoom, x: wx >> 8, y: wy >> 8)
                     let expected: RGB
                     if id == Self.missing || id == Self.damaged {
@@ -130,40 +204,38 @@ final class TileDriveTests: XCTestCase {
                     }
                     let got = picture.rgb(cx, cy)
                     if got != expected {
-                        if wrong == 0 { firstWrong = "canvas (\(cx), \(cy)) = world (\(wx), \(wy)), tile \(id), is \(got), not \(expected)" }
+                        if wrong == 0 { firstWrong = "canvas (\(cx), \(cy)) = zoom-17 world (\(wx), \(wy)), tile \(id), is \(got), not \(expected)" }
                         wrong += 1
                     }
                 }
             }
-            XCTAssertEqual(wrong, 0, "\(line): \(wrong) sampled pixels wrong; first: \(firstWrong)")
+            XCTAssertEqual(wrong, 0, "\(frame): \(wrong) sampled pixels wrong; first: \(firstWrong)", file: file, line: line)
             checked.frames += 1
         }
-        XCTAssertGreaterThan(checked.frames, 40, "frames along the drive")
-        XCTAssertGreaterThan(checked.missing, 1000, "the missing tile was in view")
-        XCTAssertGreaterThan(checked.damaged, 1000, "the damaged tile was in view")
-        let log = daemon.log
-        XCTAssertEqual(lines(log, containing: "tile \(Self.missing)"), 1, "the missing tile is said once, by z/x/y:\n\(log)")
-        XCTAssertEqual(lines(log, containing: "tile \(Self.damaged)"), 1, "the damaged tile is said once, by z/x/y:\n\(log)")
-        XCTAssertTrue(log.contains("<6>map \(city): PNG tiles of 256 px, zoom 17 of 16–17, "), log)
+        XCTAssertGreaterThan(checked.frames, 40, "frames along the drive", file: file, line: line)
+        XCTAssertGreaterThan(checked.missing, 1000, "the missing tile was in view", file: file, line: line)
+        XCTAssertGreaterThan(checked.damaged, 1000, "the damaged tile was in view", file: file, line: line)
+    }
 
-        // SIGHUP to the other map: drawn from the first frame after the reload, and said.
-        try daemon.reload(config(other.path), count: 1)
-        XCTAssertTrue(daemon.log.contains("<6>map \(other.path): PNG tiles of 256 px, zoom 17 of 17–17, 6x5 tiles in view range"), daemon.log)
+    /// The first frame after the latest reload: the other map (`variant`) around the last fix.
+    private func checkOtherMap(_ daemon: RunningDaemon, last: (lat: Double, lon: Double), first: (x: Int, y: Int), variant: Int,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
         let before = daemon.frames(in: frames).count
         let after = try daemon.waitForFrames(in: frames, "a frame of the other map") { $0.count > before }
-        let line = after[before]
-        XCTAssertTrue(arrived(line), "the view after the reload shows the last fix: \(line)")
+        let frame = after[before]
+        XCTAssertTrue(Self.at(last, frame), "the view after the reload shows the last fix: \(frame)", file: file, line: line)
         let dot = TiledView.worldPixel(latitude: last.lat, longitude: last.lon, zoom: BenchCity.zoom)
-        let ox = TiledView.offset(dot: dot.x, canvas: Self.width, start: other.first.x * 256, length: 6 * 256)
-        let oy = TiledView.offset(dot: dot.y, canvas: Self.height, start: other.first.y * 256, length: 5 * 256)
-        XCTAssertEqual(try XCTUnwrap(line.x), dot.x - Double(ox), accuracy: 0.01, "\(line)")
-        XCTAssertEqual(try XCTUnwrap(line.y), dot.y - Double(oy), accuracy: 0.01, "\(line)")
-        let picture = try FramePicture(frames, line)
+        let ox = TiledView.offset(dot: dot.x, canvas: Self.width, start: first.x * 256, length: 6 * 256)
+        let oy = TiledView.offset(dot: dot.y, canvas: Self.height, start: first.y * 256, length: 5 * 256)
+        let x = try XCTUnwrap(frame.x), y = try XCTUnwrap(frame.y)
+        XCTAssertEqual(x, dot.x - Double(ox), accuracy: 0.01, "\(frame)", file: file, line: line)
+        XCTAssertEqual(y, dot.y - Double(oy), accuracy: 0.01, "\(frame)", file: file, line: line)
+        let picture = try FramePicture(frames, frame)
         var wrong = 0, firstWrong = "", count = 0
         for cy in 0..<Self.height {
-            for cx in 0..<Self.width where hypot(Double(cx) + 0.5 - line.x!, Double(cy) + 0.5 - line.y!) > TiledView.dotReach + 10 {
+            for cx in 0..<Self.width where hypot(Double(cx) + 0.5 - x, Double(cy) + 0.5 - y) > TiledView.dotReach + 10 {
                 let wx = cx + ox, wy = cy + oy
-                let expected = OtherMap.color(column: (wx >> 8) - other.first.x, row: (wy >> 8) - other.first.y, px: wx & 255, py: wy & 255)
+                let expected = Self.otherColor(column: (wx >> 8) - first.x, row: (wy >> 8) - first.y, px: wx & 255, py: wy & 255, variant: variant)
                 count += 1
                 if picture.rgb(cx, cy) != expected {
                     if wrong == 0 { firstWrong = "canvas (\(cx), \(cy)) is \(picture.rgb(cx, cy)), not \(expected)" }
@@ -171,27 +243,8 @@ final class TileDriveTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(wrong, 0, "\(line): \(wrong) of \(count) pixels are not the other map's; first: \(firstWrong)")
-
-        // Back and forth: each reload makes a new pool and worker and gives up the old ones.
-        func rssAnonKB() throws -> Int {
-            let status = try String(contentsOfFile: "/proc/\(daemon.child.pid)/status", encoding: .utf8)
-            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") })
-            return try XCTUnwrap(Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? ""))
-        }
-        func reload(_ i: Int) throws {
-            try daemon.reload(config(i % 2 == 0 ? other.path : city), count: i)
-            let n = daemon.frames(in: frames).count
-            try daemon.waitForFrames(in: frames, "a frame after reload \(i)") { $0.count > n }
-        }
-        for i in 2...7 { try reload(i) }
-        let settled = try rssAnonKB()
-        for i in 8...15 { try reload(i) }
-        let grown = try rssAnonKB() - settled
-        // A pool kept alive would hold the tiles it decoded: some 30 of 256 KiB each per reload.
-        XCTAssertLessThan(grown, 4096, "RssAnon grew \(grown) kB over 8 reloads:\n\(daemon.log)")
-        XCTAssertEqual(lines(daemon.log, containing: "<6>map \(city): "), 8, daemon.log)
-        XCTAssertEqual(daemon.stop().status, 0, daemon.log)
+        XCTAssertEqual(wrong, 0, "\(frame): \(wrong) of \(count) pixels are not the other map's (variant \(variant)); first: \(firstWrong)",
+                       file: file, line: line)
     }
 
     private func lines(_ log: String, containing text: String) -> Int {
@@ -215,17 +268,15 @@ final class TileDriveTests: XCTestCase {
         }
     }
 
-    /// A second map, 6×5 zoom-17 tiles around `centre`, whose pixels say where they are.
-    private enum OtherMap {
-        static func color(column: Int, row: Int, px: Int, py: Int) -> RGB {
-            RGB(r: UInt8(px), g: UInt8(py), b: UInt8(100 + column * 10 + row))
-        }
+    /// A second map's pixels: where they are in it, and which of two versions of it.
+    static func otherColor(column: Int, row: Int, px: Int, py: Int, variant: Int) -> RGB {
+        RGB(r: UInt8(px), g: UInt8(py), b: UInt8(100 + variant * 60 + column * 10 + row))
     }
 
-    private func writeOtherMap(around centre: TileID) throws -> (path: String, first: (x: Int, y: Int)) {
+    /// A second map, 6×5 zoom-17 tiles around `centre`; returns its first tile.
+    private func writeOtherMap(_ path: String, around centre: TileID, variant: Int) throws -> (x: Int, y: Int) {
         let first = (x: centre.x - 3, y: centre.y - 2)
         let nw = TileID(z: 17, x: first.x, y: first.y).bounds, se = TileID(z: 17, x: first.x + 5, y: first.y + 4).bounds
-        let path = dir.appendingPathComponent("other.mbtiles").path
         let writer = try MBTilesWriter(path: path, metadata: [
             ("name", "other"), ("format", "png"), ("minzoom", "17"), ("maxzoom", "17"),
             ("bounds", "\(nw.west),\(se.south),\(se.east),\(nw.north)"),
@@ -236,7 +287,7 @@ final class TileDriveTests: XCTestCase {
                 for py in 0..<256 {
                     let out = tile.buffer.row(py).assumingMemoryBound(to: UInt32.self)
                     for px in 0..<256 {
-                        let c = OtherMap.color(column: column, row: row, px: px, py: py)
+                        let c = Self.otherColor(column: column, row: row, px: px, py: py, variant: variant)
                         out[px] = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
                     }
                 }
@@ -244,6 +295,6 @@ final class TileDriveTests: XCTestCase {
             }
         }
         try writer.finish()
-        return (path, first)
+        return first
     }
 }
