@@ -104,10 +104,17 @@ final class TileDriveTests: XCTestCase {
             let n = daemon.frames(in: frames).count
             try daemon.waitForFrames(in: frames, "a frame after reload \(i)") { $0.count > n }
         }
+        // Open descriptors but a frame being written at that moment.
+        func descriptors() throws -> [String] {
+            let fd = "/proc/\(daemon.child.pid)/fd"
+            return try FileManager.default.contentsOfDirectory(atPath: fd).compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: fd + "/" + $0) }
+                .filter { !$0.hasPrefix(frames.path + "/frame-") }.sorted()
+        }
         for i in 3...8 { try reload(i) }
-        let settled = try rssAnonKB()
+        let settled = try rssAnonKB(), open = try descriptors()
         for i in 9...16 { try reload(i) }
         let grown = try rssAnonKB() - settled
+        XCTAssertEqual(try descriptors(), open, "each old map's database and worker descriptors are closed")
         // A pool kept alive would hold the tiles it decoded: some 30 of 256 KiB each per reload.
         XCTAssertLessThan(grown, 4096, "RssAnon grew \(grown) kB over 8 reloads:\n\(daemon.log)")
         XCTAssertEqual(lines(daemon.log, containing: "<6>map \(city): "), 8, daemon.log)
