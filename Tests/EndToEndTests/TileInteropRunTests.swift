@@ -47,6 +47,8 @@ final class TileInteropRunTests: XCTestCase {
     struct Stop {
         var column: Double, row: Double, zoom: Int
         var center: (column: Double, row: Double)? = nil
+        /// `[map] bounds`, in source pixels: the part of the tile set shown.
+        var bounds: (west: Double, north: Double, east: Double, south: Double)? = nil
         /// No source pixel has red 255, green 0 and blue 255.
         var background = Fixture.RGB(r: 255, g: 0, b: 255)
 
@@ -81,10 +83,14 @@ final class TileInteropRunTests: XCTestCase {
     // The middle, then near the south-east corner and the west edge, where the view stops at the
     // map's edge and the dot is off the canvas's middle.
 
+    /// Also `bounds` showing part of the file: the tiles covering it and no others, the view
+    /// held inside them, or centred when they are smaller than the canvas.
     func testPNGMBTilesAreTheSourceAroundTheDot() throws {
         let z = Fixture.mbtilesZoom
         try run(try target(.mbtilesPNG), stops: [Stop(column: 300.3, row: 200.7, zoom: z), Stop(column: 1000.6, row: 740.2, zoom: z),
-                                                 Stop(column: 20.35, row: 380.8, zoom: z)])
+                                                 Stop(column: 20.35, row: 380.8, zoom: z),
+                                                 Stop(column: 140.2, row: 590.6, zoom: z, bounds: (130.4, 70.2, 900.6, 600.3)),
+                                                 Stop(column: 350.3, row: 340.2, zoom: z, bounds: (300.5, 300.5, 420.5, 380.5))])
     }
 
     /// One level deeper than the file: its tiles enlarged, each source pixel 4×4 screen pixels.
@@ -190,6 +196,10 @@ final class TileInteropRunTests: XCTestCase {
             attribution = none
 
             """
+        if let b = stop.bounds {
+            let nw = Stop.coordinate(b.west, b.north), se = Stop.coordinate(b.east, b.south)
+            text += "bounds = \(nw.longitude),\(se.latitude),\(se.longitude),\(nw.latitude)\n"
+        }
         if let centre = stop.center {
             let m = Stop.coordinate(centre.column, centre.row)
             text += "follow = off\ncenter = \(m.latitude),\(m.longitude)\n"
@@ -246,10 +256,16 @@ final class TileInteropRunTests: XCTestCase {
         let c = stop.coordinate
         let dot = world(c)
         let held = stop.center.map { world(Stop.coordinate($0.column, $0.row)) } ?? dot
-        let ox = TiledView.offset(dot: held.x, canvas: Self.width, start: level.west * n * scale,
-                                  length: (level.east - level.west + 1) * n * scale)
-        let oy = TiledView.offset(dot: held.y, canvas: Self.height, start: level.north * n * scale,
-                                  length: (level.south - level.north + 1) * n * scale)
+        // The tiles shown, in world pixels: those GDAL wrote, or those covering `bounds`.
+        var map = (x: level.west * n * scale, y: level.north * n * scale,
+                   width: (level.east - level.west + 1) * n * scale, height: (level.south - level.north + 1) * n * scale)
+        if let b = stop.bounds {
+            let nw = world(Stop.coordinate(b.west, b.north)), se = world(Stop.coordinate(b.east, b.south))
+            let x0 = Int(nw.x) / n, y0 = Int(nw.y) / n, x1 = Int(se.x) / n, y1 = Int(se.y) / n
+            map = (x0 * n, y0 * n, (x1 - x0 + 1) * n, (y1 - y0 + 1) * n)
+        }
+        let ox = TiledView.offset(dot: held.x, canvas: Self.width, start: map.x, length: map.width)
+        let oy = TiledView.offset(dot: held.y, canvas: Self.height, start: map.y, length: map.height)
         let x = try XCTUnwrap(frame.x, file: file, line: line), y = try XCTUnwrap(frame.y, file: file, line: line)
         XCTAssertEqual(x, dot.x - Double(ox), accuracy: 0.01, "\(frame)", file: file, line: line)
         XCTAssertEqual(y, dot.y - Double(oy), accuracy: 0.01, "\(frame)", file: file, line: line)
@@ -266,7 +282,9 @@ final class TileInteropRunTests: XCTestCase {
                 guard distance > TiledView.dotReach else { continue }
                 let wx = cx + ox, wy = cy + oy
                 let expected: Fixture.RGB
-                if let jpeg {
+                if wx < map.x || wx >= map.x + map.width || wy < map.y || wy >= map.y + map.height {
+                    expected = stop.background
+                } else if let jpeg {
                     let id = TileID(z: stop.zoom, x: wx / n, y: wy / n)
                     if decoded[id] == nil { decoded[id] = try decode(jpeg.read(id), id, background: stop.background) }
                     expected = decoded[id]![(wy % n) * n + (wx % n)]
