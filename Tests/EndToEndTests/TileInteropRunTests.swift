@@ -101,10 +101,11 @@ final class TileInteropRunTests: XCTestCase {
                        "said once per view:\n\(lastLog)")
     }
 
+    /// Last, one zoom deeper: the decoded tile enlarged.
     func testJPEGMBTilesAreTurboJPEGsDecodeAroundTheDot() throws {
         let z = Fixture.mbtilesZoom
         try run(try target(.mbtilesJPEG), stops: [Stop(column: 500.5, row: 300.25, zoom: z), Stop(column: 990.1, row: 20.6, zoom: z),
-                                                  Stop(column: 8.9, row: 760.1, zoom: z)])
+                                                  Stop(column: 8.9, row: 760.1, zoom: z), Stop(column: 700.3, row: 100.9, zoom: z + 1)])
     }
 
     /// Also a new `background` at a reload (gdal2tiles' transparent tiles beside the image are
@@ -117,10 +118,11 @@ final class TileInteropRunTests: XCTestCase {
                                                 Stop(column: 600.2, row: 400.7, zoom: z, center: (480.5, 350.5))])
     }
 
+    /// Last, two zooms deeper: the parent tile's rows flipped before it is enlarged, not after.
     func testTMSFolderIsTheSourceAroundTheDot() throws {
         let z = Fixture.zoom
         try run(try target(.tmsFolder), stops: [Stop(column: 700.8, row: 120.1, zoom: z), Stop(column: 30.3, row: 740.4, zoom: z),
-                                                Stop(column: 512.5, row: 384.5, zoom: z)])
+                                                Stop(column: 512.5, row: 384.5, zoom: z), Stop(column: 250.6, row: 600.4, zoom: z + 2)])
     }
 
     /// 512-px tiles, as GDAL writes them when asked (`BLOCKSIZE=512`, `--tilesize=512`): the
@@ -285,9 +287,12 @@ final class TileInteropRunTests: XCTestCase {
                 if wx < map.x || wx >= map.x + map.width || wy < map.y || wy >= map.y + map.height {
                     expected = stop.background
                 } else if let jpeg {
-                    let id = TileID(z: stop.zoom, x: wx / n, y: wy / n)
+                    // At a deeper zoom, the file's tile there with each pixel repeated.
+                    let levels = stop.zoom - target.sourceZoom
+                    let sx = wx >> levels, sy = wy >> levels
+                    let id = TileID(z: target.sourceZoom, x: sx / n, y: sy / n)
                     if decoded[id] == nil { decoded[id] = try decode(jpeg.read(id), id, background: stop.background) }
-                    expected = decoded[id]![(wy % n) * n + (wx % n)]
+                    expected = decoded[id]![(sy % n) * n + (sx % n)]
                 } else {
                     let p = Fixture.sourcePosition(worldX: (Double(wx) + 0.5) / side, worldY: (Double(wy) + 0.5) / side)
                     let outside = max(-p.x, p.x - Double(Fixture.width), -p.y, p.y - Double(Fixture.height))
