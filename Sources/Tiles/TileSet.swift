@@ -29,6 +29,11 @@ public struct TileSet: Equatable, Sendable {
         let store = try openStore(path: path, kind: kind, scheme: scheme)
         defer { store.close() }
         let metadata = store.metadata
+        // Readers list WebP among raster formats, but no decoder here takes it: say so, rather
+        // than that no tile could be read.
+        guard metadata.format != .webp else {
+            throw TileSetError("\(path): holds WebP tiles; PulseDot decodes PNG and JPEG tiles")
+        }
         guard let size = sampleSize(store, measure: measure) else {
             throw TileSetError("\(path): no tile near the centre of its bounds could be read to learn the tile size")
         }
@@ -47,7 +52,8 @@ public struct TileSet: Equatable, Sendable {
     }
 
     /// Tiles in a view of `canvasWidth`×`canvasHeight` at most, plus the ring around it: what a
-    /// tile cache must hold at least.
+    /// tile cache must hold at least. Here, so the configuration can refuse a cache too small for
+    /// a frame size it already knows.
     public func slotsNeeded(canvasWidth: Int, canvasHeight: Int) -> Int {
         ((canvasWidth + tileSize - 1) / tileSize + 3) * ((canvasHeight + tileSize - 1) / tileSize + 3)
     }

@@ -116,7 +116,7 @@ final class ConfigTileKeysTests: XCTestCase {
 
         let vector = try writeMap("vector.mbtiles", format: "pbf")
         let v = error("[map]\ntiles = vector.mbtiles\n")
-        XCTAssertTrue(v.hasSuffix(":2: map.tiles = \(vector): holds vector tiles (format=pbf); PulseDot draws raster tiles (png, jpg, webp)"), v)
+        XCTAssertTrue(v.hasSuffix(":2: map.tiles = \(vector): holds vector tiles (format=pbf); PulseDot draws raster tiles (png, jpg)"), v)
 
         let mixed = error("[map]\nimage = \(try writeImage())\nbounds = 13.36,52.5,13.39,52.53\ntiles = \(path)\n")
         XCTAssertTrue(mixed.contains(":4: map.tiles = \(path): a map is either an image or tiles"), mixed)

@@ -105,8 +105,9 @@ final class TiledMapTests: XCTestCase {
         map.waitForView()
         assertShows(map, offset: offset, except: [gone, broken])
         let notes = map.takeNotes()
-        XCTAssertEqual(notes.count, 1, "\(notes)")
-        XCTAssertTrue(notes.first?.contains("tile 12/\(broken.x)/\(broken.y)") ?? false, "the damaged tile is named: \(notes)")
+        XCTAssertEqual(notes.count, 2, "\(notes)")
+        XCTAssertEqual(notes.filter { $0.contains("tile 12/\(broken.x)/\(broken.y)") }.count, 1, "the damaged tile is named: \(notes)")
+        XCTAssertEqual(notes.filter { $0.contains("tile 12/\(gone.x)/\(gone.y) is not in the map") }.count, 1, "the missing tile is named: \(notes)")
         XCTAssertTrue(map.takeNotes().isEmpty)
         XCTAssertEqual(map.tilesFailed, 1)
     }
