@@ -47,6 +47,10 @@ public struct BenchReport {
         out.line("bytes copied per frame: \(mean(run.copied) * bytesPerPixel) (mean after the 2 first full frames)")
         out.line("frame time: p50 \(Self.ms(t.p50)) ms, p99 \(Self.ms(t.p99)) ms, max \(Self.ms(t.max)) ms (wall time, informational)")
         out.text("hash: "); out.hex(BenchHash.combine(run.hashes)); out.text(" (all frames)\n")
+        if let drive = run.drive {
+            let m = drive.map
+            out.line("tiles: \(m.tilesDecoded) decoded on the worker, \(m.tilesFailed) failed; cache \(m.cacheSlots) tiles (\(m.cacheBytes >> 20) MiB), \(m.tileSet.path)")
+        }
         if run.verified {
             if let first = run.firstMismatch {
                 out.line("verify: FAILED: \(run.mismatches) of \(o.frames) frames differ from the reference painter, the first is frame \(first)")

@@ -54,14 +54,14 @@ public final class BenchRun {
     /// `verify`) comparing it with the reference painter's frame.
     public func run() {
         for n in 0..<options.frames {
-            drive?.prepare(n)
+            if let drive { drive.prepare(n) }
             let start = MonotonicInstant.now()
             let r = step(n)
             let end = MonotonicInstant.now()
             touched[n] = r.touched
             copied[n] = r.copied
             nanoseconds[n] = end.nanoseconds - start.nanoseconds
-            hashes[n] = drive?.hash(n) ?? frames!.hash(n)
+            if let drive { hashes[n] = drive.hash(n) } else if let frames { hashes[n] = frames.hash(n) }
             if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
                 mismatches += 1
                 if firstMismatch == nil { firstMismatch = n }

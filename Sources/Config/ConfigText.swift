@@ -9,7 +9,7 @@ extension SettingsTable {
         case "dot": return "The look of the dot (sizes in points, turned into pixels by `scale`) and what it shows about the fix."
         case "source": return "Where positions come from: gpsd (the default), a fixed `position` or a `replay`; one of the three."
         case "display": return "Where frames go and how."
-        case "map": return "What lies under the dot: a map image with `bounds`, or a plain `background` around a `center` at a `zoom`."
+        case "map": return "What lies under the dot: a map image with `bounds`, a tiled map (`tiles`: an MBTiles file or a tile folder, decoded a few tiles at a time into a fixed cache), or a plain `background` around a `center` at a `zoom`."
         case "log": return "What the daemon writes to the journal."
         default: return ""
         }

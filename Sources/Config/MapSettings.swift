@@ -50,7 +50,7 @@ extension SettingsTable {
                    },
                    show: { $0.map.imagePath ?? "none" }),
         SettingKey(section: "map", name: "bounds", allowed: "`WEST,SOUTH,EAST,NORTH` in degrees, or none",
-                   meaning: "the geographic edges of `image` (its outer pixel edges); WEST > EAST crosses the antimeridian",
+                   meaning: "the geographic edges of `image` (its outer pixel edges); with `tiles`, the part of the tile set shown (default: the file's own bounds); WEST > EAST crosses the antimeridian",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.map.bounds = text == "none" ? nil : try parseBounds(text)
                    },
@@ -64,13 +64,13 @@ extension SettingsTable {
                    },
                    show: { formatColor($0.map.background) }),
         SettingKey(section: "map", name: "center", allowed: "`LAT,LON` in degrees, or auto",
-                   meaning: "for a map without image: the position drawn at the centre of the screen; auto: the fixed `position`, else the first fix",
+                   meaning: "for a map without image: the position drawn at the centre of the screen (with `tiles`: where the view starts); auto: the fixed `position`, else the tile set's own centre, else the first fix",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.map.center = text == "auto" ? nil : try parseGeoPoint(text, what: "center")
                    },
                    show: { $0.map.center.map(formatGeoPoint) ?? "auto" }),
         number(section: "map", "zoom", .closed(0, MapProjection.maxZoom),
-               "for a map without image: the Web Mercator zoom level (256-px tiles, the world 256·2^zoom px wide; fractions allowed; 16: about 2.4 m per pixel at the equator)",
+               "for a map without image: the Web Mercator zoom level (256-px tiles, the world 256·2^zoom px wide; fractions allowed; 16: about 2.4 m per pixel at the equator); with `tiles` a whole number, by default the file's centre zoom, else its deepest; up to two levels past the deepest are drawn enlarged",
                \.map.zoom),
         SettingKey(section: "map", name: "follow", allowed: "off, edge, center",
                    meaning: "off: the view never moves; edge: re-centre when the dot leaves the inner area; center: keep the dot centred (stopping at the image's edges)",

@@ -98,7 +98,9 @@ extension Configuration {
         do {
             set = try TileSet.open(path: path, scheme: s.map.tiles.scheme, measure: TileDimensions.of)
         } catch {
-            throw fail("map.tiles", error.description)
+            // The key's value already names the file.
+            let text = error.description
+            throw fail("map.tiles", text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text)
         }
         let m = set.metadata
         if let bounds = s.map.bounds {
@@ -119,9 +121,12 @@ extension Configuration {
         let east = b.crossesAntimeridian ? b.east + 360 : b.east
         var middle = (b.west + east) / 2
         if middle > 180 { middle -= 360 }
+        // A frame size the configuration fixes (a headless output's, a configured mode) is known
+        // now, a screen's only once it is opened: the cache is checked against the known one.
         if let screen = MapTileReport.knownScreen(s.display),
            let problem = set.cacheProblem(cacheBytes: s.map.tiles.cacheBytes, canvasWidth: screen.width, canvasHeight: screen.height) {
-            throw fail("map.cacheMegabytes", problem)
+            let key = s.origins["map.cacheMegabytes"] != nil ? "map.cacheMegabytes" : s.origins["display.mode"] != nil ? "display.mode" : "map.tiles"
+            throw fail(key, problem)
         }
         s.map.tiles.start = m.center?.point ?? GeoPoint(latitude: (b.south + b.north) / 2, longitude: middle)
         s.map.tiles.set = set

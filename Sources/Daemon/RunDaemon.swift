@@ -202,7 +202,9 @@ public final class RunDaemon {
         let view = try SceneView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                  physicalHeight: physicalHeight, map: map, staleAfter: source.staleAfter,
                                  center: source.fixedPosition, waitForTiles: Self.waitsForTiles(settings.display))
-        if let lastFix { view.add(lastFix) }
+        // A fix that came before the view (a fixed position's only one) is said to be off the
+        // map here, or never: nothing else will say why no dot is drawn.
+        if let lastFix, let note = view.add(lastFix), case .leftMap = note { say(note) }
         announceMap(of: view)
         return view
     }

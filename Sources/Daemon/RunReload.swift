@@ -30,11 +30,12 @@ extension RunDaemon {
         // Fixes from another source are not the truth any more; the same source's last fix is.
         let seed = next.source.source == settings.source.source ? lastFix : nil
         var newView: SceneView?
+        var seedNote: SceneNote?
         if !displayChanged, let d = display.driven {
             newView = try SceneView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
                                     physicalHeight: d.physicalHeight, map: newMap, staleAfter: newSource.staleAfter,
                                     center: newSource.fixedPosition, waitForTiles: Self.waitsForTiles(next.display))
-            if let seed { newView!.add(seed) }
+            if let seed { seedNote = newView!.add(seed) }
         }
 
         if next.display.fps != settings.display.fps { try waiting.setFrameRate(next.display.fps) }
@@ -45,6 +46,15 @@ extension RunDaemon {
         for note in new.notes { log.notice(note) }
         map = newMap
         lastFix = seed
+        if let newView, let d = display.driven {
+            d.view.close()
+            d.view = newView
+            announceMap(of: newView)
+            // The new map may not cover where the dot is.
+            if let seedNote, case .leftMap = seedNote { say(seedNote) }
+        }
+        // Only after the new view is in place: a source may hand over a fix as it starts (a fixed
+        // position does, and only then), and that fix must reach the view that is drawn.
         if sourceChanged {
             source.stop()
             source = newSource
@@ -53,10 +63,6 @@ extension RunDaemon {
         if displayChanged {
             display.lose("reopening for the new configuration", retryAt: now)
             tryDisplay(now: now)
-        } else if let newView, let d = display.driven {
-            d.view.close()
-            d.view = newView
-            announceMap(of: newView)
         }
         counters.startPeriod(at: now, summaryEvery: next.log.summaryEvery)
     }

@@ -41,14 +41,17 @@ extension FileDescriptor {
     /// True when it is, or when it has an error or hang-up pending, which the next read reports
     /// with its own errno; false when the time ran out or a signal cut the wait short (the caller
     /// works out what is left of its deadline). A descriptor that is not open is an error naming it.
+    /// Allocates nothing (one pollfd on the stack): a worker thread waits here between jobs.
     public func waitUntilReadable(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool {
-        var set = [pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)]
-        let ready: Int
-        do { ready = try Poll.wait(&set, timeoutMilliseconds: timeoutMilliseconds) } catch {
-            throw SyscallError(call: "poll", object: name, errno: error.errno)
+        var one = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        let ready = Glibc.poll(&one, 1, timeoutMilliseconds)
+        if ready < 0 {
+            let code = errno
+            if code == EINTR { return false }
+            throw SyscallError(call: "poll", object: name, errno: code)
         }
         if ready == 0 { return false }
-        if set[0].revents & Int16(POLLNVAL) != 0 { throw SyscallError(call: "poll", object: name, errno: EBADF) }
+        if one.revents & Int16(POLLNVAL) != 0 { throw SyscallError(call: "poll", object: name, errno: EBADF) }
         return true
     }
 }

@@ -83,9 +83,15 @@ final class TileLoader: Sendable {
     /// Tiles decoded and tiles that failed, since start.
     var counts: (decoded: Int, failed: Int) { exchange.withLock { ($0.decoded, $0.failed) } }
 
-    /// Stops the worker after the tile under way; requests not started are dropped.
+    /// Stops the worker after the tile under way; requests not started are dropped. Safe to call
+    /// twice (a view closed at a reload is closed again when it is freed): the descriptors are
+    /// closed once, never again after their numbers may have been given to another file.
     func close() {
-        exchange.withLock { $0.closing = true }
+        let already = exchange.withLock { (e: inout Exchange) -> Bool in
+            defer { e.closing = true }
+            return e.closing
+        }
+        guard !already else { return }
         try? wake.signal()
         worker.close()
         wake.close()
@@ -102,7 +108,8 @@ final class TileLoader: Sendable {
             }
             guard let request = next else { return }
             guard let request else {
-                _ = try? wake.descriptor.waitUntilReadable(timeoutMilliseconds: 1000)
+                // No timeout: `close` wakes it, and an idle worker must not allocate (poll's array) once a second.
+                _ = try? wake.descriptor.waitUntilReadable(timeoutMilliseconds: -1)
                 try? wake.drain()
                 continue
             }

@@ -36,6 +36,8 @@ public final class TiledMap {
     /// Which way the view last moved, to fetch ahead of it.
     private var heading = (x: 0, y: 0)
     private var reported: Set<String> = []
+    /// Tiles the map lacks that were said (by ID: no text is made for one said before).
+    private var reportedMissing: Set<TileID> = []
     /// Lines for the log (problems with tiles, each said once), taken by `takeNotes`.
     private var notes: [String] = []
 
@@ -78,6 +80,7 @@ public final class TiledMap {
         deliveries = []
         deliveries.reserveCapacity(slots)
         reported.reserveCapacity(64)
+        reportedMissing.reserveCapacity(64)
         notes.reserveCapacity(16)
         if zoom > sourceZoom {
             notes.append("map \(tileSet.path): zoom \(zoom) is drawn from zoom \(sourceZoom) tiles enlarged \(1 << (zoom - sourceZoom))x (the map's deepest zoom is \(m.maxZoom))")
@@ -142,6 +145,15 @@ public final class TiledMap {
             if let problem = d.problem, !reported.contains(problem) {
                 reported.insert(problem)
                 notes.append("map \(tileSet.path): \(problem); the map's colour shows there")
+            } else if d.problem == nil, d.blank {
+                // A hole in the map is worth a line too (a map made from a smaller area, a tile
+                // lost when it was copied), naming the tile the file lacks: at a deeper zoom, the
+                // one that would have been enlarged.
+                let levels = zoom - sourceZoom
+                let absent = TileID(z: sourceZoom, x: d.id.x >> levels, y: d.id.y >> levels)
+                if reportedMissing.insert(absent).inserted {
+                    notes.append("map \(tileSet.path): tile \(absent) is not in the map; the map's colour shows there")
+                }
             }
             let column = d.id.x - firstColumn, row = d.id.y - firstRow
             if mosaic.tile(column: column, row: row) == nil, !d.blank, isInView(column: column, row: row) {

@@ -1,7 +1,7 @@
 import Syscall
 
 /// Why an MBTiles file cannot be used. Every case names the file; the description is one line a
-/// person can act on, e.g. `/srv/city.mbtiles: holds vector tiles (format=pbf); PulseDot draws raster tiles (png, jpg, webp)`.
+/// person can act on, e.g. `/srv/city.mbtiles: holds vector tiles (format=pbf); PulseDot draws raster tiles (png, jpg)`.
 public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// stat failed: missing, a component not a directory, no permission.
     case unreadable(path: String, SyscallError)
@@ -54,7 +54,7 @@ public enum MBTilesError: Error, Equatable, Sendable, CustomStringConvertible {
             problem = "holds no tiles (the tiles table is empty)"
         case let .vectorTiles(_, format):
             let what = format.map { "format=\(Self.oneLine($0))" } ?? "no format key, compressed tiles"
-            problem = "holds vector tiles (\(what)); PulseDot draws raster tiles (\(rasters))"
+            problem = "holds vector tiles (\(what)); PulseDot draws raster tiles (png, jpg)"
         case let .unknownFormat(_, format):
             problem = "tile format \"\(Self.oneLine(format))\" is not one PulseDot reads (\(rasters))"
         case .undeterminedFormat:

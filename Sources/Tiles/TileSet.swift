@@ -29,6 +29,11 @@ public struct TileSet: Equatable, Sendable {
         let store = try openStore(path: path, kind: kind, scheme: scheme)
         defer { store.close() }
         let metadata = store.metadata
+        // Readers list WebP among raster formats, but no decoder here takes it: say so, rather
+        // than that no tile could be read.
+        guard metadata.format != .webp else {
+            throw TileSetError("\(path): holds WebP tiles; PulseDot decodes PNG and JPEG tiles")
+        }
         guard let size = sampleSize(store, measure: measure) else {
             throw TileSetError("\(path): no tile near the centre of its bounds could be read to learn the tile size")
         }
@@ -47,7 +52,8 @@ public struct TileSet: Equatable, Sendable {
     }
 
     /// Tiles in a view of `canvasWidth`×`canvasHeight` at most, plus the ring around it: what a
-    /// tile cache must hold at least.
+    /// tile cache must hold at least. Here, so the configuration can refuse a cache too small for
+    /// a frame size it already knows.
     public func slotsNeeded(canvasWidth: Int, canvasHeight: Int) -> Int {
         ((canvasWidth + tileSize - 1) / tileSize + 3) * ((canvasHeight + tileSize - 1) / tileSize + 3)
     }
@@ -120,10 +126,15 @@ public struct TileSet: Equatable, Sendable {
         var lon = (b.west + east) / 2
         if lon > 180 { lon -= 360 }
         let centre = m.center?.point ?? GeoPoint(latitude: (b.south + b.north) / 2, longitude: lon)
-        for zoom in stride(from: m.maxZoom, through: m.minZoom, by: -1) {
-            let t = tile(containing: centre, zoom: zoom)
-            if case .bytes(let bytes) = store.read(TileID(z: zoom, x: t.x, y: t.y)), let size = measure(bytes) {
-                return size
+        // Then the corners: a centre can fall in a hole of a map that is not a rectangle.
+        let places = [centre, GeoPoint(latitude: b.north, longitude: b.west), GeoPoint(latitude: b.south, longitude: b.west),
+                      GeoPoint(latitude: b.north, longitude: b.east), GeoPoint(latitude: b.south, longitude: b.east)]
+        for (k, place) in places.enumerated() {
+            for zoom in stride(from: m.maxZoom, through: m.minZoom, by: -1) {
+                let t = tile(containing: place, zoom: zoom, edge: k == 4)
+                if case .bytes(let bytes) = store.read(TileID(z: zoom, x: t.x, y: t.y)), let size = measure(bytes) {
+                    return size
+                }
             }
         }
         return nil

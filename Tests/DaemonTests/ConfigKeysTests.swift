@@ -18,7 +18,7 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),
                        ["output", "device", "connector", "mode", "format", "rotation", "update", "fps", "pngFps"])
         XCTAssertEqual(SettingsTable.keys(in: "map").map(\.name),
-                       ["image", "bounds", "background", "center", "zoom", "follow", "offMap"])
+                       ["image", "bounds", "background", "center", "zoom", "follow", "offMap", "tiles", "tileScheme", "cacheMegabytes", "attribution"])
         XCTAssertEqual(SettingsTable.keys(in: "log").map(\.name), ["level", "summaryEvery"])
         XCTAssertEqual(Set(SettingsTable.keys.map(\.qualifiedName)).count, SettingsTable.keys.count, "no key twice")
         XCTAssertEqual(Set(SettingsTable.keys.map(\.section)), Set(SettingsTable.sections), "no key outside the sections")

@@ -84,7 +84,7 @@ final class BenchCommandTests: XCTestCase {
     }
 
     func testBadOptionsAreOneLineErrors() throws {
-        for (args, message) in [(["--scene", "spin"], "--scene spin: expected static, moving, pan or copy"),
+        for (args, message) in [(["--scene", "spin"], "--scene spin: expected static, moving, pan, copy or drive"),
                                 (["--format", "rgb888"], "--format rgb888: expected xrgb8888 or rgb565"),
                                 (["--look", "ios"], "--look ios: expected stock or default"),
                                 (["--frames", "0"], "--frames 0: expected a whole number from 1 to 1000000"),

@@ -42,11 +42,12 @@ final class PackagingDebTests: XCTestCase {
         let depends = try XCTUnwrap(fields["Depends"]).split(separator: ",").map {
             String($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
-        for library in ["libc6", "libpng16-16", "libdrm2"] {
+        for library in ["libc6", "libpng16-16", "libdrm2", "libsqlite3-0", "libturbojpeg0", "libfreetype6"] {
             XCTAssertTrue(depends.contains(library), "Depends lacks \(library): \(fields["Depends"] ?? "")")
         }
-        // /bin/kill is the unit's ExecReload=.
+        // /bin/kill is the unit's ExecReload=; the attribution's font is a file, not a linked library.
         XCTAssertTrue(depends.contains("procps"), fields["Depends"] ?? "")
+        XCTAssertTrue(depends.contains("fonts-dejavu-core"), fields["Depends"] ?? "")
         // Versioned, as dpkg-shlibdeps writes them, not a hand-kept list.
         XCTAssertTrue(fields["Depends"]!.contains("libc6 (>= "), fields["Depends"]!)
         let size = try XCTUnwrap(Int(fields["Installed-Size"] ?? ""), "Installed-Size: \(fields["Installed-Size"] ?? "none")")

@@ -23,21 +23,21 @@ struct TileMapFixture {
     }
 
     /// The map's pixel at map pixel (x, y) (0, 0 at the first tile's corner); nil outside the tiles.
-    static func mapPixel(x: Int, y: Int) -> UInt32? {
-        guard x >= 0, y >= 0, x < across * 256, y < down * 256 else { return nil }
-        return tileColor(column: x >> 8, row: y >> 8, px: x & 255, py: y & 255)
+    static func mapPixel(x: Int, y: Int, size: Int = 256) -> UInt32? {
+        guard x >= 0, y >= 0, x < across * size, y < down * size else { return nil }
+        return tileColor(column: x / size, row: y / size, px: x % size, py: y % size)
     }
 
-    static func tileBytes(column: Int, row: Int) throws -> [UInt8] {
-        let tile = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
-        for py in 0..<256 {
+    static func tileBytes(column: Int, row: Int, size: Int = 256) throws -> [UInt8] {
+        let tile = OwnedPixelBuffer(width: size, height: size, format: .xrgb8888)
+        for py in 0..<size {
             let out = tile.buffer.row(py).assumingMemoryBound(to: UInt32.self)
-            for px in 0..<256 { out[px] = tileColor(column: column, row: row, px: px, py: py) }
+            for px in 0..<size { out[px] = tileColor(column: column, row: row, px: px, py: py) }
         }
         return try PNGWrite.frame(tile.buffer)
     }
 
-    static func make(in folder: URL, missing: Set<TileID> = [], corrupt: Set<TileID> = []) throws -> TileMapFixture {
+    static func make(in folder: URL, missing: Set<TileID> = [], corrupt: Set<TileID> = [], size: Int = 256) throws -> TileMapFixture {
         let nw = TileID(z: zoom, x: firstX, y: firstY).bounds
         let se = TileID(z: zoom, x: firstX + across - 1, y: firstY + down - 1).bounds
         let path = folder.appendingPathComponent("city.mbtiles").path
@@ -50,7 +50,8 @@ struct TileMapFixture {
             for column in 0..<across {
                 let id = TileID(z: zoom, x: firstX + column, y: firstY + row)
                 if missing.contains(id) { continue }
-                try writer.add(id, bytes: corrupt.contains(id) ? Array(try tileBytes(column: column, row: row).prefix(300)) : try tileBytes(column: column, row: row))
+                let bytes = try tileBytes(column: column, row: row, size: size)
+                try writer.add(id, bytes: corrupt.contains(id) ? Array(bytes.prefix(300)) : bytes)
             }
         }
         try writer.finish()

@@ -77,6 +77,22 @@ final class TiledMapTests: XCTestCase {
         assertShows(map, offset: edge)
     }
 
+    func test512PixelTilesAreShownAtTheirOwnSize() throws {
+        let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"), size: 512)
+        let set = try openSet(fixture)
+        XCTAssertEqual(set.tileSize, 512)
+        let map = try TiledMap(tileSet: set, zoom: 12, background: colour, cacheBytes: 48 << 20, canvasWidth: 700, canvasHeight: 500)
+        defer { map.close() }
+        XCTAssertEqual(try map.projection().imageSize?.width, TileMapFixture.across * 512)
+        let offset = ViewOffset(x: 900, y: 700)
+        map.show(offset: offset)
+        map.waitForView()
+        let c = canvas(map)
+        for (x, y) in [(0, 0), (123, 321), (699, 499), (400, 10)] {
+            XCTAssertEqual(c.buffer.pixel(x: x, y: y), TileMapFixture.mapPixel(x: offset.x + x, y: offset.y + y, size: 512), "(\(x), \(y))")
+        }
+    }
+
     func testMissingAndDamagedTilesShowTheColourAndAreSaidOnce() throws {
         let gone = TileID(z: 12, x: TileMapFixture.firstX + 1, y: TileMapFixture.firstY + 1)
         let broken = TileID(z: 12, x: TileMapFixture.firstX + 2, y: TileMapFixture.firstY)
@@ -89,8 +105,9 @@ final class TiledMapTests: XCTestCase {
         map.waitForView()
         assertShows(map, offset: offset, except: [gone, broken])
         let notes = map.takeNotes()
-        XCTAssertEqual(notes.count, 1, "\(notes)")
-        XCTAssertTrue(notes.first?.contains("tile 12/\(broken.x)/\(broken.y)") ?? false, "the damaged tile is named: \(notes)")
+        XCTAssertEqual(notes.count, 2, "\(notes)")
+        XCTAssertEqual(notes.filter { $0.contains("tile 12/\(broken.x)/\(broken.y)") }.count, 1, "the damaged tile is named: \(notes)")
+        XCTAssertEqual(notes.filter { $0.contains("tile 12/\(gone.x)/\(gone.y) is not in the map") }.count, 1, "the missing tile is named: \(notes)")
         XCTAssertTrue(map.takeNotes().isEmpty)
         XCTAssertEqual(map.tilesFailed, 1)
     }

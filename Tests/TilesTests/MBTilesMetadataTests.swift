@@ -101,7 +101,7 @@ final class MBTilesMetadataTests: XCTestCase {
         fixture.close()
         XCTAssertThrowsError(try MBTiles(path: path)) { error in
             XCTAssertEqual(error as? MBTilesError, .vectorTiles(path: path, format: "pbf"))
-            XCTAssertEqual("\(error)", "\(path): holds vector tiles (format=pbf); PulseDot draws raster tiles (png, jpg, webp)")
+            XCTAssertEqual("\(error)", "\(path): holds vector tiles (format=pbf); PulseDot draws raster tiles (png, jpg)")
         }
         // Without a format key, gzip-compressed tiles are vector tiles all the same.
         let unnamed = dir + "/unnamed.mbtiles"
@@ -110,7 +110,7 @@ final class MBTilesMetadataTests: XCTestCase {
         second.close()
         XCTAssertThrowsError(try MBTiles(path: unnamed)) { error in
             XCTAssertEqual(error as? MBTilesError, .vectorTiles(path: unnamed, format: nil))
-            XCTAssertEqual("\(error)", "\(unnamed): holds vector tiles (no format key, compressed tiles); PulseDot draws raster tiles (png, jpg, webp)")
+            XCTAssertEqual("\(error)", "\(unnamed): holds vector tiles (no format key, compressed tiles); PulseDot draws raster tiles (png, jpg)")
         }
     }
 
