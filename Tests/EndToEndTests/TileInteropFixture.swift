@@ -85,6 +85,18 @@ final class TileInteropFixture {
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
+    /// The fixture for every test class that reads it: made once per test run (five tool runs
+    /// are the slow part), its folder removed when the test process ends.
+    static func shared() throws -> TileInteropFixture {
+        if let made = Self.made { return made }
+        let fixture = try TileInteropFixture()
+        made = fixture
+        atexit { TileInteropFixture.made?.remove() }
+        return fixture
+    }
+
+    nonisolated(unsafe) private static var made: TileInteropFixture?
+
     // MARK: - The source image
 
     /// Red is the column inside its 256-px block, green the row, blue the block's index (row-major,

@@ -11,21 +11,7 @@ import XCTest
 final class TileInteropFixtureTests: XCTestCase {
     typealias Fixture = TileInteropFixture
 
-    /// Made once for the class: five tool runs are the slow part.
-    nonisolated(unsafe) private static var shared: Fixture?
-
-    private func fixture() throws -> Fixture {
-        if let shared = Self.shared { return shared }
-        let made = try Fixture()
-        Self.shared = made
-        return made
-    }
-
-    override class func tearDown() {
-        shared?.remove()
-        shared = nil
-        super.tearDown()
-    }
+    private func fixture() throws -> Fixture { try Fixture.shared() }
 
     /// What transparent tile pixels are composed onto: blue 255 is in no source pixel.
     static let background = Color(r: 255, g: 0, b: 255)

@@ -14,21 +14,7 @@ import XCTest
 final class TileInteropRunTests: XCTestCase {
     typealias Fixture = TileInteropFixture
 
-    /// Made once for the class: five GDAL runs are the slow part.
-    nonisolated(unsafe) private static var shared: Fixture?
-
-    private func fixture() throws -> Fixture {
-        if let shared = Self.shared { return shared }
-        let made = try Fixture()
-        Self.shared = made
-        return made
-    }
-
-    override class func tearDown() {
-        shared?.remove()
-        shared = nil
-        super.tearDown()
-    }
+    private func fixture() throws -> Fixture { try Fixture.shared() }
 
     private var dir: URL!
 

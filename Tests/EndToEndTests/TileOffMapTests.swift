@@ -13,16 +13,7 @@ final class TileOffMapTests: XCTestCase {
         let dir = try TestEnvironment.temporaryDirectory("tile-off-map")
         defer { try? FileManager.default.removeItem(at: dir) }
         // 3×3 PNG tiles at zoom 14, in Berlin.
-        let nw = TileID(z: 14, x: 8_800, y: 5_373).bounds, se = TileID(z: 14, x: 8_802, y: 5_375).bounds
-        let writer = try MBTilesWriter(path: dir.appendingPathComponent("map.mbtiles").path, metadata: [
-            ("name", "small"), ("format", "png"), ("minzoom", "14"), ("maxzoom", "14"),
-            ("bounds", "\(nw.west),\(se.south),\(se.east),\(nw.north)"),
-        ])
-        let tile = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
-        tile.buffer.fill(tile.buffer.bounds, with: Color(r: 200, g: 180, b: 150))
-        let bytes = try PNGWrite.frame(tile.buffer)
-        for x in 0..<3 { for y in 0..<3 { try writer.add(TileID(z: 14, x: 8_800 + x, y: 5_373 + y), bytes: bytes) } }
-        try writer.finish()
+        let (nw, se) = try SmallTileMap.write(to: dir.appendingPathComponent("map.mbtiles").path)
 
         let frames = dir.appendingPathComponent("frames")
         let middle = ((nw.north + se.south) / 2, (nw.west + se.east) / 2)

@@ -31,16 +31,7 @@ final class TileReloadDescriptorTests: XCTestCase {
         }
         // 3×3 PNG tiles at zoom 14, in Berlin.
         let map = dir.appendingPathComponent("map.mbtiles").path
-        let nw = TileID(z: 14, x: 8_800, y: 5_373).bounds, se = TileID(z: 14, x: 8_802, y: 5_375).bounds
-        let writer = try MBTilesWriter(path: map, metadata: [
-            ("name", "small"), ("format", "png"), ("minzoom", "14"), ("maxzoom", "14"),
-            ("bounds", "\(nw.west),\(se.south),\(se.east),\(nw.north)"),
-        ])
-        let tile = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
-        tile.buffer.fill(tile.buffer.bounds, with: Color(r: 200, g: 180, b: 150))
-        let bytes = try PNGWrite.frame(tile.buffer)
-        for x in 0..<3 { for y in 0..<3 { try writer.add(TileID(z: 14, x: 8_800 + x, y: 5_373 + y), bytes: bytes) } }
-        try writer.finish()
+        let (nw, se) = try SmallTileMap.write(to: map)
 
         let frames = dir.appendingPathComponent("frames")
         let config = dir.appendingPathComponent("pulsedot.conf").path

@@ -1,7 +1,10 @@
 import Foundation
 import Glibc
+import Geo
 import PNG
+import Raster
 import TestSupport
+import Tiles
 import XCTest
 
 /// What the tiled-map run tests share: a written frame as colours, and where `follow = center`
@@ -51,5 +54,27 @@ extension RunningDaemon {
         try rewrite(config)
         child.signal(SIGHUP)
         try waitForLog("configuration reloaded", occurrences: count)
+    }
+}
+
+/// A small plain tiled map: 3×3 PNG tiles of one colour at zoom 14, in Berlin.
+enum SmallTileMap {
+    static let first = TileID(z: 14, x: 8_800, y: 5_373)
+    static let last = TileID(z: 14, x: 8_802, y: 5_375)
+
+    /// Writes it to `path`; returns the north-west and south-east tiles' bounds.
+    @discardableResult
+    static func write(to path: String) throws -> (nw: GeoBounds, se: GeoBounds) {
+        let nw = first.bounds, se = last.bounds
+        let writer = try MBTilesWriter(path: path, metadata: [
+            ("name", "small"), ("format", "png"), ("minzoom", "14"), ("maxzoom", "14"),
+            ("bounds", "\(nw.west),\(se.south),\(se.east),\(nw.north)"),
+        ])
+        let tile = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
+        tile.buffer.fill(tile.buffer.bounds, with: Color(r: 200, g: 180, b: 150))
+        let bytes = try PNGWrite.frame(tile.buffer)
+        for x in 0..<3 { for y in 0..<3 { try writer.add(TileID(z: 14, x: first.x + x, y: first.y + y), bytes: bytes) } }
+        try writer.finish()
+        return (nw, se)
     }
 }
