@@ -57,3 +57,18 @@ static inline int pd_handle_events(int fd) {
     int r = drmHandleEvent(fd, &ctx);
     return r == 0 ? 0 : -errno;
 }
+
+// For probe's plane report.
+static const uint64_t PD_CLIENT_CAP_ATOMIC = DRM_CLIENT_CAP_ATOMIC;
+static const uint64_t PD_CAP_CURSOR_WIDTH = DRM_CAP_CURSOR_WIDTH;
+static const uint64_t PD_CAP_CURSOR_HEIGHT = DRM_CAP_CURSOR_HEIGHT;
+// Property flags; the typed ones (object, signed range) are DRM_MODE_PROP_TYPE(), a macro.
+static const uint32_t PD_PROP_RANGE = DRM_MODE_PROP_RANGE;
+static const uint32_t PD_PROP_IMMUTABLE = DRM_MODE_PROP_IMMUTABLE;
+static const uint32_t PD_PROP_ENUM = DRM_MODE_PROP_ENUM;
+static const uint32_t PD_PROP_BLOB = DRM_MODE_PROP_BLOB;
+static const uint32_t PD_PROP_BITMASK = DRM_MODE_PROP_BITMASK;
+static const uint32_t PD_PROP_EXTENDED_TYPE = DRM_MODE_PROP_EXTENDED_TYPE;
+static const uint32_t PD_PROP_OBJECT = DRM_MODE_PROP_OBJECT;
+static const uint32_t PD_PROP_SIGNED_RANGE = DRM_MODE_PROP_SIGNED_RANGE;
+static const uint32_t PD_PROP_ATOMIC = DRM_MODE_PROP_ATOMIC;

@@ -47,6 +47,7 @@ public struct DisplaySettings: Sendable {
     /// Clockwise turn of the content; nil: the panel's orientation, else 0.
     public var rotation: Rotation? = nil
     public var update: UpdateMode = .auto
+    public var composition: Composition = .auto
     public var fps: Double = 60
     public var pngFps: Double = 2
 
@@ -127,6 +128,12 @@ extension SettingsTable {
                        s.display.update = try parseChoice(text, UpdateMode.allCases.map { ($0.rawValue, $0) })
                    },
                    show: { $0.display.update.rawValue }),
+        SettingKey(section: "display", name: "composition", allowed: "auto, software, planes",
+                   meaning: "software: the dot painted into the frame; planes (the dot on a hardware overlay plane) is not available in this build: software is used and said at start; auto: software",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       s.display.composition = try parseChoice(text, Composition.allCases.map { ($0.rawValue, $0) })
+                   },
+                   show: { $0.display.composition.rawValue }),
         number(section: "display", "fps", .closed(1, 240), unit: "frames per second", "how often a frame is drawn", \.display.fps),
         number(section: "display", "pngFps", NumberRange(lower: 0, lowerInclusive: false, upper: 240), unit: "frames per second",
                "how often png: writes a frame (and one on SIGUSR1); at most fps", \.display.pngFps),

@@ -99,7 +99,7 @@ public final class RunDaemon {
     /// Runs until SIGTERM/SIGINT (or `--frames`); returns the exit code.
     public func run() -> Int32 {
         let now = waiting.now()
-        log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
+        log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), \(settings.display.composition.inUse.phrase), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
         tryDisplay(now: now)
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }

@@ -15,11 +15,12 @@ extension RunDaemon {
         }
     }
 
-    /// `systemctl status`'s line: output, fix state, frame rate and source.
+    /// `systemctl status`'s line: output (with the composition that draws it), fix state, frame
+    /// rate and source.
     func statusText() -> String {
         let output: String
         if let d = display.driven {
-            output = d.displayName
+            output = d.displayName + " · " + settings.display.composition.inUse.phrase
         } else {
             output = "waiting for display (\(outputSetting)): \(display.waitingReason ?? "")"
         }

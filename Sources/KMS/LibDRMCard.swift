@@ -52,7 +52,11 @@ public final class LibDRMCard: DRMCard {
         var dumb: UInt64 = 0, shadow: UInt64 = 0
         let hasDumb = drmGetCap(fd.rawValue, PD_CAP_DUMB_BUFFER, &dumb) == 0 && dumb != 0
         let prefersShadow = drmGetCap(fd.rawValue, PD_CAP_DUMB_PREFER_SHADOW, &shadow) == 0 && shadow != 0
-        return CardCapabilities(dumbBuffers: hasDumb, preferShadow: prefersShadow)
+        var width: UInt64 = 0, height: UInt64 = 0
+        let hasWidth = drmGetCap(fd.rawValue, PD_CAP_CURSOR_WIDTH, &width) == 0
+        let hasHeight = drmGetCap(fd.rawValue, PD_CAP_CURSOR_HEIGHT, &height) == 0
+        return CardCapabilities(dumbBuffers: hasDumb, preferShadow: prefersShadow,
+                                cursorWidth: hasWidth ? Int(width) : nil, cursorHeight: hasHeight ? Int(height) : nil)
     }
 
     // MARK: Reading what the card has
@@ -76,7 +80,8 @@ public final class LibDRMCard: DRMCard {
             defer { drmModeFreeConnector(c) }
             connectors.append(connectorInfo(c.pointee, crtcIDs: crtcIDs))
         }
-        return CardResources(connectors: connectors, crtcs: crtcs, planes: planes())
+        // Without a plane list the card is still driven (XRGB8888 assumed); probe shows the error.
+        return CardResources(connectors: connectors, crtcs: crtcs, planes: (try? planes()) ?? [])
     }
 
     private func connectorInfo(_ c: drmModeConnector, crtcIDs: [UInt32]) -> ConnectorInfo {
@@ -108,26 +113,6 @@ public final class LibDRMCard: DRMCard {
         return ConnectorInfo(id: c.connector_id, name: "\(typeName)-\(c.connector_type_id)", state: state,
                              widthMM: Int(c.mmWidth), heightMM: Int(c.mmHeight), orientation: orientation,
                              modes: modes, currentCrtc: current, possibleCrtcs: possible)
-    }
-
-    private func planes() -> [PlaneInfo] {
-        let raw = fd.rawValue
-        guard let res = drmModeGetPlaneResources(raw) else { return [] }
-        defer { drmModeFreePlaneResources(res) }
-        var planes: [PlaneInfo] = []
-        for id in UnsafeBufferPointer(start: res.pointee.planes, count: Int(res.pointee.count_planes)) {
-            guard let p = drmModeGetPlane(raw, id) else { continue }
-            let formats = Array(UnsafeBufferPointer(start: p.pointee.formats, count: Int(p.pointee.count_formats)))
-            let primary = numericProperty(object: id, type: PD_OBJECT_PLANE, named: "type") == PD_PLANE_TYPE_PRIMARY
-            planes.append(PlaneInfo(id: id, isPrimary: primary, possibleCrtcs: p.pointee.possible_crtcs, formats: formats))
-            drmModeFreePlane(p)
-        }
-        return planes
-    }
-
-    /// The value of the object's property `name`, or nil when it has none.
-    private func numericProperty(object: UInt32, type: UInt32, named name: String) -> UInt64? {
-        propertyLookup(object: object, type: type, named: name) { _, value in value }
     }
 
     /// The enum name of the object's property `name` ("Upside Down"), or nil.

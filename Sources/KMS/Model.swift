@@ -88,18 +88,6 @@ public struct CrtcInfo: Sendable {
     }
 }
 
-public struct PlaneInfo: Sendable {
-    public var id: UInt32
-    public var isPrimary: Bool
-    public var possibleCrtcs: UInt32
-    /// DRM fourcc codes.
-    public var formats: [UInt32]
-
-    public init(id: UInt32, isPrimary: Bool, possibleCrtcs: UInt32, formats: [UInt32]) {
-        self.id = id; self.isPrimary = isPrimary; self.possibleCrtcs = possibleCrtcs; self.formats = formats
-    }
-}
-
 /// What a card has, read once per (re)start.
 public struct CardResources: Sendable {
     public var connectors: [ConnectorInfo]
@@ -122,9 +110,14 @@ public struct CardCapabilities: Sendable, Equatable {
     /// DRM_CAP_DUMB_PREFER_SHADOW: the driver says its dumb buffers are slow to read. PulseDot
     /// never reads them anyway; reported by probe for what it tells about the hardware.
     public var preferShadow: Bool
+    /// DRM_CAP_CURSOR_WIDTH/HEIGHT: the largest cursor the driver takes (64x64 on many); nil when
+    /// the driver does not say.
+    public var cursorWidth: Int?
+    public var cursorHeight: Int?
 
-    public init(dumbBuffers: Bool, preferShadow: Bool) {
+    public init(dumbBuffers: Bool, preferShadow: Bool, cursorWidth: Int? = nil, cursorHeight: Int? = nil) {
         self.dumbBuffers = dumbBuffers; self.preferShadow = preferShadow
+        self.cursorWidth = cursorWidth; self.cursorHeight = cursorHeight
     }
 }
 

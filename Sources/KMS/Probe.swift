@@ -21,19 +21,29 @@ public struct CardProbe: JSONReport, Sendable {
     public var planes: [PlaneInfo]
     /// 0: DirtyFB accepted; else the errno (ENOSYS: none; EACCES: not DRM master, unknown).
     public var dirtyErrno: Int32
+    /// 0: DRM_CLIENT_CAP_ATOMIC accepted; else the errno (EOPNOTSUPP: the driver is legacy-only).
+    public var atomicErrno: Int32
 
     public init(path: String, driver: String, capabilities: CardCapabilities, connectors: [ConnectorInfo],
-                crtcs: [Crtc], planes: [PlaneInfo], dirtyErrno: Int32) {
+                crtcs: [Crtc], planes: [PlaneInfo], dirtyErrno: Int32, atomicErrno: Int32) {
         self.path = path; self.driver = driver; self.capabilities = capabilities; self.connectors = connectors
-        self.crtcs = crtcs; self.planes = planes; self.dirtyErrno = dirtyErrno
+        self.crtcs = crtcs; self.planes = planes; self.dirtyErrno = dirtyErrno; self.atomicErrno = atomicErrno
     }
 
     /// Reads everything from `card`. The DirtyFB question needs a framebuffer: a small dumb buffer
     /// is made for it and freed again (nothing is shown).
     public static func read(_ card: DRMCard) throws(KMSError) -> CardProbe {
         let caps = card.capabilities()
+        // First: an atomic client sees the planes' atomic-only properties too.
+        let atomic = card.enableAtomic()
         let res: CardResources
-        do { res = try card.resources() } catch { throw KMSError.classify(error, device: card.path) }
+        let planes: [PlaneInfo]
+        do {
+            res = try card.resources()
+            planes = try card.planes()
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
         let crtcs = res.crtcs.map { Crtc(info: $0, vblankErrno: card.waitVBlank(crtcIndex: $0.index, frames: 0)) }
         var dirty = ENOTSUP
         if caps.dumbBuffers, let b = try? card.createBuffer(width: 64, height: 64, format: .xrgb8888) {
@@ -46,7 +56,7 @@ public struct CardProbe: JSONReport, Sendable {
             card.destroyBuffer(b)
         }
         return CardProbe(path: card.path, driver: card.driver, capabilities: caps, connectors: res.connectors,
-                         crtcs: crtcs, planes: res.planes, dirtyErrno: dirty)
+                         crtcs: crtcs, planes: planes, dirtyErrno: dirty, atomicErrno: atomic)
     }
 
     static func vblankText(_ code: Int32) -> String {
@@ -73,6 +83,8 @@ public struct CardProbe: JSONReport, Sendable {
         var out = "\(path): driver \(driver)\n"
         out += "  dumb buffers: \(capabilities.dumbBuffers ? "yes" : "no")\(capabilities.preferShadow ? " (driver prefers a shadow frame)" : "")\n"
         out += "  DirtyFB: \(Self.dirtyText(dirtyErrno))\n"
+        out += "  atomic: \(atomicErrno == 0 ? "yes" : "no (\(SyscallError.message(errno: atomicErrno)))")\n"
+        out += "  cursor size limit: \(cursorText)\n"
         for c in connectors {
             out += "  connector \(c.name): \(c.state.rawValue)"
             if c.widthMM > 0 || c.heightMM > 0 { out += ", \(c.widthMM)x\(c.heightMM) mm" }
@@ -90,10 +102,7 @@ public struct CardProbe: JSONReport, Sendable {
             out += c.info.mode.map { "on, \($0)" } ?? "off"
             out += ", vblank: \(Self.vblankText(c.vblankErrno))\n"
         }
-        for p in planes where p.isPrimary {
-            let on = crtcs.filter { p.possibleCrtcs & (1 << UInt32($0.info.index)) != 0 }.map { "\($0.info.id)" }
-            out += "  primary plane \(p.id) (crtc \(on.joined(separator: ","))): formats \(p.formats.map(FourCC.describe).joined(separator: " "))\n"
-        }
+        out += planesText
         return out
     }
 
@@ -108,6 +117,9 @@ public struct CardProbe: JSONReport, Sendable {
             w.field("dumbBuffers", capabilities.dumbBuffers)
             w.field("preferShadow", capabilities.preferShadow)
             w.field("dirtyFB", dirtyErrno == 0 ? "yes" : dirtyErrno == ENOSYS ? "no" : "unknown")
+            w.field("atomic", atomicErrno == 0)
+            w.field("cursorWidth", capabilities.cursorWidth)
+            w.field("cursorHeight", capabilities.cursorHeight)
             w.array("connectors") { w in
                 for c in connectors {
                     w.object { w in
@@ -154,6 +166,7 @@ public struct CardProbe: JSONReport, Sendable {
                     }
                 }
             }
+            writePlanes(to: &w)
         }
     }
 }

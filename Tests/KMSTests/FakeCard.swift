@@ -19,6 +19,9 @@ final class FakeCard: DRMCard {
     var vblankErrno: Int32 = EOPNOTSUPP
     /// 0 or the errno DirtyFB gives.
     var dirtyErrno: Int32 = ENOSYS
+    /// 0 or the errno setting DRM_CLIENT_CAP_ATOMIC gives; `atomicEnabled` says whether it was set.
+    var atomicErrno: Int32 = EOPNOTSUPP
+    private(set) var atomicEnabled = false
     /// The panel only changes on setCrtc, flips and DirtyFB (virtio-gpu and the like).
     var needsFlush = false
     /// Errors to return from the next calls of that name ("setCrtc", "pageFlip", "dirty", …).
@@ -75,6 +78,24 @@ final class FakeCard: DRMCard {
     func resources() throws(SyscallError) -> CardResources {
         if let e = fail("resources") { throw e }
         return resourcesValue
+    }
+
+    /// The planes as set in `resourcesValue`; atomic-only properties only once atomic was enabled,
+    /// as the kernel hides them from other clients.
+    func planes() throws(SyscallError) -> [PlaneInfo] {
+        if let e = fail("planes") { throw e }
+        log.append("planes")
+        return resourcesValue.planes.map { p in
+            var p = p
+            if !atomicEnabled { p.properties.removeAll { $0.atomicOnly } }
+            return p
+        }
+    }
+
+    func enableAtomic() -> Int32 {
+        log.append("enableAtomic")
+        if atomicErrno == 0 { atomicEnabled = true }
+        return atomicErrno
     }
 
     func saveCrtc(_ crtc: UInt32) throws(SyscallError) -> SavedCrtc {
