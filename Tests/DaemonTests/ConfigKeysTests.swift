@@ -16,7 +16,7 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(SettingsTable.keys(in: "source").map(\.name),
                        ["gpsd", "position", "replay", "replaySpeed", "gpsDevice", "staleAfter", "silenceTimeout"])
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),
-                       ["output", "device", "connector", "mode", "format", "rotation", "update", "fps", "pngFps"])
+                       ["output", "device", "connector", "mode", "format", "rotation", "update", "composition", "fps", "pngFps"])
         XCTAssertEqual(SettingsTable.keys(in: "map").map(\.name),
                        ["image", "bounds", "background", "center", "zoom", "follow", "offMap", "tiles", "tileScheme", "cacheMegabytes", "attribution"])
         XCTAssertEqual(SettingsTable.keys(in: "log").map(\.name), ["level", "summaryEvery"])
@@ -42,6 +42,7 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(s.display.format, .xrgb8888)
         XCTAssertNil(s.display.rotation)
         XCTAssertEqual(s.display.update, .auto)
+        XCTAssertEqual(s.display.composition, .auto)
         XCTAssertEqual(s.display.fps, 60)
         XCTAssertEqual(s.display.pngFps, 2)
         XCTAssertNil(s.map.imagePath)
@@ -142,6 +143,15 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertNil(try settings("display.rotation=90", "display.rotation=auto").display.rotation)
         XCTAssertEqual(try settings("display.update=damage").display.update, .damage)
         assertSetError("display.update=vsync", "display.update = vsync: not one of auto, flip, damage")
+        XCTAssertEqual(try settings("display.composition=planes").display.composition, .planes)
+        XCTAssertEqual(try settings("display.composition=software").display.composition, .software)
+        assertSetError("display.composition=overlay", "display.composition = overlay: not one of auto, software, planes")
+        // This build composes in software whatever is asked, and says so only when planes were.
+        for c in Composition.allCases { XCTAssertEqual(c.inUse, .software, c.rawValue) }
+        XCTAssertEqual(Composition.software.inUse.phrase, "software composition")
+        XCTAssertNil(Composition.auto.note)
+        XCTAssertNil(Composition.software.note)
+        XCTAssertEqual(Composition.planes.note, "[display] composition = planes: composition on hardware planes is not available in this build; using software composition")
         XCTAssertEqual(try settings("display.fps=30").display.fps, 30)
         XCTAssertEqual(try settings("display.pngFps=0.5").display.pngFps, 0.5)
         assertSetError("display.fps=0", "display.fps = 0: out of range (1 ≤ value ≤ 240, in frames per second)")
@@ -200,7 +210,7 @@ final class ConfigKeysTests: XCTestCase {
             ["source.replay=\(dir)/log.json", "source.replaySpeed=2.5", "source.gpsDevice=/dev/ttyUSB0", "source.staleAfter=inf",
              "display.output=png:\(dir)/out", "display.mode=1024x600@59.94", "display.rotation=180", "display.format=rgb565",
              "map.image=\(dir)/map.png", "map.bounds=177,-19,-178,-16", "map.follow=edge", "log.level=notice", "log.summaryEvery=0.5"],
-            ["source.position=-33.8568,151.2153", "display.device=/dev/fb1", "display.connector=DSI-1", "display.update=flip",
+            ["source.position=-33.8568,151.2153", "display.device=/dev/fb1", "display.connector=DSI-1", "display.update=flip", "display.composition=planes",
              "map.background=#101010", "map.center=51.5,-0.1", "map.zoom=12.25"],
             ["source.gpsd=[fe80::1]:2948", "display.fps=24", "display.pngFps=0.25"],
         ] {

@@ -148,7 +148,7 @@ final class RunNotifyTests: XCTestCase {
         try socket.wait(for: "READY=1") { $0.hasPrefix("READY=1") }
         // The summary's status carries the measured frame rate and the live fix.
         let status = try socket.wait(for: "a live status with the measured fps") {
-            $0.hasPrefix("STATUS=none 320x200 · live · ") && $0.hasSuffix(" fps · position 45.5017,-73.5673") && !$0.contains("fps set")
+            $0.hasPrefix("STATUS=none 320x200 · software composition · live · ") && $0.hasSuffix(" fps · position 45.5017,-73.5673") && !$0.contains("fps set")
         }
         XCTAssertFalse(socket.messages.contains { $0.text == "WATCHDOG=1" }, "no watchdog without WATCHDOG_USEC: \(status)")
         let log = try daemon.waitForLog("summary: ")
