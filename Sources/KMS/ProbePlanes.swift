@@ -18,6 +18,15 @@ extension CardProbe {
         formats.isEmpty ? "none" : formats.map(FourCC.describe).joined(separator: " ")
     }
 
+    /// 16.16 fixed point as pixels: "1280", "0.5".
+    static func fixedPointPixels(_ value: UInt64) -> String {
+        let whole = value >> 16, fraction = value & 0xFFFF
+        if fraction == 0 { return String(whole) }
+        var digits = String(Double(fraction) / 65536)
+        digits.removeFirst()  // "0.5" → ".5"
+        return String(whole) + String(digits.prefix(7))
+    }
+
     var planesText: String {
         var out = ""
         if planes.isEmpty { out += "  planes: none listed\n" }
@@ -26,6 +35,8 @@ extension CardProbe {
             out += "  plane \(p.id): \(p.type?.rawValue ?? "unknown type"), crtc \(crtcList.isEmpty ? "none" : crtcList), formats \(Self.formatList(p.formats))\n"
             for prop in p.properties where prop.name != "IN_FORMATS" {
                 var notes = [prop.allowedText]
+                // Source rectangles are 16.16 fixed point: the pixels are what a person compares.
+                if prop.name.hasPrefix("SRC_"), case .range = prop.kind { notes.insert(Self.fixedPointPixels(prop.value) + " px", at: 0) }
                 if prop.immutable { notes.append("immutable") }
                 if prop.atomicOnly { notes.append("atomic") }
                 out += "    \(prop.name) = \(prop.valueText) (\(notes.joined(separator: "; ")))\n"

@@ -22,6 +22,7 @@ final class ProbePlaneTests: XCTestCase {
                                   kind: .enumeration([.init("None", 2), .init("Pre-multiplied", 1), .init("Coverage", 0)]))
         let overlayProps = [Self.typeProperty(0),
                             PlaneProperty(id: 30, name: "FB_ID", value: 0, kind: .object, atomicOnly: true),
+                            PlaneProperty(id: 32, name: "SRC_W", value: 100 << 16 | 0x8000, kind: .range(min: 0, max: UInt64(UInt32.max)), atomicOnly: true),
                             PlaneProperty(id: 31, name: "CRTC_X", value: UInt64(bitPattern: -12), kind: .signedRange(min: Int64(Int32.min), max: Int64(Int32.max)), atomicOnly: true),
                             blend,
                             PlaneProperty(id: 41, name: "alpha", value: 0xFFFF, kind: .range(min: 0, max: 0xFFFF)),
@@ -59,6 +60,7 @@ final class ProbePlaneTests: XCTestCase {
           plane 21: overlay, crtc 10,11, formats AR24 xrgb8888
             type = Overlay (enum Overlay, Primary, Cursor; immutable)
             FB_ID = 0 (object id; atomic)
+            SRC_W = 6586368 (100.5 px; 0..4294967295; atomic)
             CRTC_X = -12 (-2147483648..2147483647; atomic)
             pixel blend mode = Pre-multiplied (enum None, Pre-multiplied, Coverage)
             alpha = 65535 (0..65535)
