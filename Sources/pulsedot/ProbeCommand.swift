@@ -5,7 +5,7 @@ import KMS
 /// `pulsedot probe [--device PATH] [--json]`: what each DRM card and legacy framebuffer offers —
 /// the installer's first look at a panel, and what a bug report should carry. `--device` takes a
 /// card or a framebuffer (/dev/fbN).
-let probeUsage = Usage(command: "probe", summary: "list DRM devices, connectors, modes, formats and capabilities", options: [
+let probeUsage = Usage(command: "probe", summary: "list DRM devices, connectors, modes, planes, formats and capabilities", options: [
     .valued("device", "PATH", "only this DRM card (/dev/dri/cardN) or framebuffer (/dev/fbN); default: every one"),
     .flag("json", "one JSON object {\"devices\":[...],\"framebuffers\":[...]} instead of text"),
 ], notes: "Exit 1 when a device could not be read (said on stderr); the others are still reported.")

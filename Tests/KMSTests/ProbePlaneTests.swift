@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import KMS
-import Syscall
 import XCTest
 
 /// `pulsedot probe`'s plane list, read through the fake card: every plane, its type, CRTCs,
