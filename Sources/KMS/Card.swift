@@ -43,8 +43,9 @@ public protocol DRMCard: AnyObject {
     func capabilities() -> CardCapabilities
     func resources() throws(SyscallError) -> CardResources
     /// Every plane (primary, overlay and cursor) with its properties and IN_FORMATS; fails naming
-    /// the call and the plane. `resources()` carries the same list but shrugs off a failure (a card
-    /// without one is still driven with XRGB8888), so probe asks here to see the error.
+    /// the call and the plane. `resources()` carries the same list without IN_FORMATS and shrugs
+    /// off a failure (a card without one is still driven with XRGB8888), so probe asks here to see
+    /// the error.
     func planes() throws(SyscallError) -> [PlaneInfo]
     /// Sets DRM_CLIENT_CAP_ATOMIC on this descriptor: 0 when the driver accepts it, else the errno
     /// (EOPNOTSUPP: no atomic modesetting). It makes atomic-only plane properties visible (FB_ID,

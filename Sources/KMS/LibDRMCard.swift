@@ -81,7 +81,7 @@ public final class LibDRMCard: DRMCard {
             connectors.append(connectorInfo(c.pointee, crtcIDs: crtcIDs))
         }
         // Without a plane list the card is still driven (XRGB8888 assumed); probe shows the error.
-        return CardResources(connectors: connectors, crtcs: crtcs, planes: (try? planes()) ?? [])
+        return CardResources(connectors: connectors, crtcs: crtcs, planes: (try? planeList(inFormats: false)) ?? [])
     }
 
     private func connectorInfo(_ c: drmModeConnector, crtcIDs: [UInt32]) -> ConnectorInfo {

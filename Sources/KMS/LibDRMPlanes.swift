@@ -9,7 +9,11 @@ extension LibDRMCard {
         drmSetClientCap(fd.rawValue, PD_CLIENT_CAP_ATOMIC, 1) == 0 ? 0 : Glibc.errno
     }
 
-    public func planes() throws(SyscallError) -> [PlaneInfo] {
+    public func planes() throws(SyscallError) -> [PlaneInfo] { try planeList(inFormats: true) }
+
+    /// The planes; with `inFormats` false the IN_FORMATS blob is left unread (the daemon's format
+    /// check needs only each plane's type and formats, and must not fail on a blob it never uses).
+    func planeList(inFormats readBlob: Bool) throws(SyscallError) -> [PlaneInfo] {
         let raw = fd.rawValue
         let res = try pointerCall("drmModeGetPlaneResources", path) { drmModeGetPlaneResources(raw) }
         defer { drmModeFreePlaneResources(res) }
@@ -22,7 +26,7 @@ extension LibDRMCard {
             let properties = try planeProperties(id)
             let type = properties.first { $0.name == "type" }.flatMap { PlaneType(kernelValue: $0.value) }
             var inFormats: [FormatModifiers]?
-            if let blob = properties.first(where: { $0.name == "IN_FORMATS" }), blob.value != 0 {
+            if readBlob, let blob = properties.first(where: { $0.name == "IN_FORMATS" }), blob.value != 0 {
                 inFormats = try formatModifiers(plane: id, blob: UInt32(truncatingIfNeeded: blob.value))
             }
             planes.append(PlaneInfo(id: id, type: type, possibleCrtcs: crtcs, formats: formats,
