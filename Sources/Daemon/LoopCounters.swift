@@ -5,6 +5,8 @@ import Syscall
 /// the last one was drawn, and the summary period. Nothing here allocates after `init`.
 final class LoopCounters {
     let frameTimes = FrameTimes()
+    /// Every frame of the run, for the metrics file (the ring above only holds the latest).
+    let frameHistogram = FrameTimeHistogram()
     private(set) var frames = 0
     private(set) var lastFrameAt: MonotonicInstant
     private(set) var periodStart: MonotonicInstant
@@ -20,6 +22,7 @@ final class LoopCounters {
 
     func frameDone(took nanoseconds: Int64, at end: MonotonicInstant) {
         frameTimes.add(nanoseconds: nanoseconds)
+        frameHistogram.observe(nanoseconds: nanoseconds)
         lastFrameAt = end
         frames += 1
     }

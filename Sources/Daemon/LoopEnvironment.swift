@@ -21,18 +21,22 @@ public struct LoopEnvironment {
     public var notifier: SystemdNotifier?
     /// Where SIGUSR1 snapshots of a panel go.
     public var snapshotDirectory: String
+    /// Seconds since the Unix epoch, for the times the metrics file states.
+    public var wallClock: () -> Double
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
                 makeSource: @escaping (SourceSettings, MonotonicInstant, @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource,
                 loadConfiguration: @escaping () throws -> Configuration,
-                notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".") {
+                notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
+                wallClock: @escaping () -> Double = { WallClock.now() }) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
         self.loadConfiguration = loadConfiguration
         self.notifier = notifier
         self.snapshotDirectory = snapshotDirectory
+        self.wallClock = wallClock
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at

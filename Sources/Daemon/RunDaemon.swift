@@ -37,7 +37,7 @@ public final class RunDaemon {
     /// A due ping was withheld because no frames are being drawn: until one is, the next frame
     /// (not the watchdog's deadline) is what wakes the loop.
     var watchdogWithheld = false
-    var configuration: Configuration
+    var configuration: Configuration { didSet { reloads.generation += 1 } }
     var settings: Settings { configuration.settings }
     var source: (any PositionSource)!
     var map: MapImage?
@@ -50,6 +50,11 @@ public final class RunDaemon {
     var running = true
     /// READY=1 was sent: STATUS updates before it would only be noise.
     var announced = false
+    let presentation = PresentationTracker()
+    let reloads = ReloadCounts()
+    let metricsFile: MetricsFile
+    /// The display last driven (name, mode), for the metrics' info while none is.
+    var lastDriven: (name: String, mode: String)?
 
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.
@@ -66,6 +71,7 @@ public final class RunDaemon {
         started = now
         counters = LoopCounters(now: now, summaryEvery: configuration.settings.log.summaryEvery)
         display = DisplayLifecycle(now: now)
+        metricsFile = MetricsFile(settings: configuration.settings.metrics, now: now)
         try environment.waiting.setFrameRate(configuration.settings.display.fps)
         map = try Self.loadMap(configuration.settings.map, log: log)
         source = try makeSource(configuration.settings.source, now: now)
@@ -108,6 +114,8 @@ public final class RunDaemon {
             if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
             source.tick(now: now)
             if wakeup.frameDue { frame() }
+            presentation.observe(display.driven?.display, now: waiting.now())
+            metricsDue(now: now)
             if let retryAt = display.retryAt, now >= retryAt { tryDisplay(now: now) }
             if let due = counters.nextSummary, now >= due { summary(now: now) }
             pingWatchdog(now: now)
@@ -120,7 +128,7 @@ public final class RunDaemon {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
         // A withheld ping's deadline is past: folded in, it would only spin the loop.
         if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
-        return Poll.earliest(next, display.retryAt)
+        return Poll.earliest(Poll.earliest(next, display.retryAt), metricsFile.nextWrite)
     }
 
     /// One frame: draw, present, measure, and act on a change of the truth.

@@ -39,6 +39,7 @@ public final class FBDevOutput: Display {
     public private(set) var strategy: FBDevStrategy
     public private(set) var pacing: FBDevPacing = .timer
     public private(set) var statistics = Statistics()
+    public private(set) var presentation = PresentationCount()
     /// The virtual console put into graphics mode while the framebuffer is driven, so its cursor
     /// and messages never land on the dot; nil: leave the console alone (tests, a second screen).
     public var console: VirtualConsole?
@@ -231,6 +232,7 @@ public final class FBDevOutput: Display {
         let frame = canvas
         statistics.pixelsCopied += layout.copy(region: damage.current, from: frame, to: screens[0], rotation: rotation).area
         damage.endFrame()
+        presentation.presented += 1
     }
 
     private func presentByPanning() throws(FBDevError) {
@@ -248,6 +250,7 @@ public final class FBDevOutput: Display {
             throw FBDevError.classify(error, device: name)
         }
         statistics.pans += 1
+        presentation.presented += 1
         front = back
         damage.endFrame()
         // Drivers latch a pan at the next vblank: until then the old front may still be scanned
@@ -258,7 +261,9 @@ public final class FBDevOutput: Display {
     private func waitForVSync() throws(FBDevError) {
         guard pacing == .vsync else { return }
         do {
+            let before = clock()
             try device.waitForVSync()
+            presentation.add(waited: clock() - before)
             statistics.vsyncWaits += 1
         } catch {
             if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }

@@ -6,6 +6,7 @@ extension KMSOutput {
     /// "/dev/dri/card0 (bochs) Virtual-1 1024x768": for STATUS and the log.
     public var displayName: String { "\(name) \(mode)" }
     public var physicalHeight: Int { mode.height }
+    public var modeDescription: String { mode.description }
     public var scanoutFormat: PixelFormat { format }
 
     public func present(damage: Rect, frame: FrameStamp) throws(KMSError) {

@@ -36,6 +36,9 @@ public final class KMSOutput: Display {
     public private(set) var strategy: UpdateStrategy = .flip
     public private(set) var strategyReason = ""
     public private(set) var statistics = Statistics()
+    public private(set) var presentation = PresentationCount()
+    /// When the flip in flight was queued: its completion event ends the display's wait.
+    private var flipQueuedAt = MonotonicInstant(nanoseconds: 0)
 
     public var canvasWidth: Int { shadow.width }
     public var canvasHeight: Int { shadow.height }
@@ -161,13 +164,19 @@ public final class KMSOutput: Display {
         let written = canvas.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
         statistics.pixelsCopied += written.area
         damage.endFrame()
-        guard dirtyWorks else { return }
+        // Without DirtyFB the scan-out buffer is what the controller reads: written is shown.
+        guard dirtyWorks else {
+            presentation.presented += 1
+            return
+        }
         do {
             try card.dirty(framebuffer: buffers[0].framebuffer, clip: written)
             statistics.dirtyCalls += 1
+            presentation.presented += 1
         } catch {
             if error.errno == ENOSYS || error.errno == EOPNOTSUPP {
                 dirtyWorks = false
+                presentation.presented += 1
                 log("\(name): DirtyFB failed (\(error.message)); no longer calling it")
                 return
             }
@@ -198,6 +207,7 @@ public final class KMSOutput: Display {
             throw KMSError.classify(error, device: card.path)
         }
         statistics.flips += 1
+        flipQueuedAt = clock()
         flipPending = true
         front = back
         damage.endFrame()
@@ -206,7 +216,11 @@ public final class KMSOutput: Display {
     public func handleEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
-        if completed > 0 { flipPending = false }
+        if completed > 0 {
+            if flipPending { presentation.add(waited: flipQueuedAt.duration(to: clock()).nanoseconds) }
+            presentation.presented &+= UInt64(completed)
+            flipPending = false
+        }
     }
 
     /// Whether a flip is queued and its event not yet read.

@@ -12,7 +12,7 @@ import XCTest
 /// error for what it refuses.
 final class ConfigKeysTests: XCTestCase {
     func testEveryKeyOfIssueFive() {
-        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log"])
+        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log", "metrics"])
         XCTAssertEqual(SettingsTable.keys(in: "source").map(\.name),
                        ["gpsd", "position", "replay", "replaySpeed", "gpsDevice", "staleAfter", "silenceTimeout"])
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),
@@ -20,6 +20,7 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(SettingsTable.keys(in: "map").map(\.name),
                        ["image", "bounds", "background", "center", "zoom", "follow", "offMap"])
         XCTAssertEqual(SettingsTable.keys(in: "log").map(\.name), ["level", "summaryEvery"])
+        XCTAssertEqual(SettingsTable.keys(in: "metrics").map(\.name), ["textfile", "every"])
         XCTAssertEqual(Set(SettingsTable.keys.map(\.qualifiedName)).count, SettingsTable.keys.count, "no key twice")
         XCTAssertEqual(Set(SettingsTable.keys.map(\.section)), Set(SettingsTable.sections), "no key outside the sections")
         for key in SettingsTable.keys {
@@ -53,6 +54,8 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(s.map.offMap, .hide)
         XCTAssertEqual(s.log.level, .info)
         XCTAssertEqual(s.log.summaryEvery, 60)
+        XCTAssertEqual(s.metrics.textfile, "/run/pulsedot/metrics.prom")
+        XCTAssertEqual(s.metrics.every, 10)
         let shown = Dictionary(uniqueKeysWithValues: SettingsTable.keys.map { ($0.qualifiedName, $0.defaultText) })
         XCTAssertEqual(shown["source.gpsd"], "127.0.0.1:2947")
         XCTAssertEqual(shown["source.position"], "none")
@@ -191,6 +194,25 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(LogLevel.allCases.map(\.syslogPriority), [3, 4, 5, 6, 7])
     }
 
+    func testMetrics() throws {
+        XCTAssertNil(try settings("metrics.textfile=none").metrics.textfile)
+        XCTAssertEqual(try settings("metrics.textfile=/var/lib/pulsedot/m.prom").metrics.textfile, "/var/lib/pulsedot/m.prom")
+        XCTAssertEqual(try settings("metrics.every=2.5s").metrics.every, 2.5)
+        assertSetError("metrics.textfile=/run/pulsedot/metrics.txt",
+                       "metrics.textfile = /run/pulsedot/metrics.txt: not a metrics file name (node_exporter reads only files ending in .prom, e.g. /run/pulsedot/metrics.prom)")
+        assertSetError("metrics.every=0", "metrics.every = 0: out of range (1 ≤ value ≤ 3600, in seconds)")
+        // A relative path in a file is taken from the file's folder, like every other path.
+        let c = try Configuration.parse("[metrics]\ntextfile = m.prom\n", file: "/etc/pulsedot/site.conf")
+        XCTAssertEqual(c.settings.metrics.textfile, "/etc/pulsedot/m.prom")
+        var m = MetricsSettings()
+        XCTAssertEqual(m.textfileParts?.directory, "/run/pulsedot")
+        XCTAssertEqual(m.textfileParts?.name, "metrics.prom")
+        m.textfile = "/m.prom"
+        XCTAssertEqual(m.textfileParts?.directory, "/")
+        m.textfile = nil
+        XCTAssertNil(m.textfileParts)
+    }
+
     /// What check-config prints must read back as the same settings, for every key.
     func testEveryShownValueParsesBack() throws {
         let dir = try TestEnvironment.temporaryDirectory("config-roundtrip").path
@@ -199,7 +221,8 @@ final class ConfigKeysTests: XCTestCase {
         for assignments in [
             ["source.replay=\(dir)/log.json", "source.replaySpeed=2.5", "source.gpsDevice=/dev/ttyUSB0", "source.staleAfter=inf",
              "display.output=png:\(dir)/out", "display.mode=1024x600@59.94", "display.rotation=180", "display.format=rgb565",
-             "map.image=\(dir)/map.png", "map.bounds=177,-19,-178,-16", "map.follow=edge", "log.level=notice", "log.summaryEvery=0.5"],
+             "map.image=\(dir)/map.png", "map.bounds=177,-19,-178,-16", "map.follow=edge", "log.level=notice", "log.summaryEvery=0.5",
+             "metrics.textfile=none", "metrics.every=30"],
             ["source.position=-33.8568,151.2153", "display.device=/dev/fb1", "display.connector=DSI-1", "display.update=flip",
              "map.background=#101010", "map.center=51.5,-0.1", "map.zoom=12.25"],
             ["source.gpsd=[fe80::1]:2948", "display.fps=24", "display.pngFps=0.25"],

@@ -24,6 +24,13 @@ final class MemoryDisplay: Display {
     /// Keeps frames like PNG output does (SIGUSR1 goes into its own record).
     var keepsFrames = false
     private(set) var recordRequests = 0
+    /// While set, frames are handed over but never reach the screen (a panel that stopped
+    /// completing flips); each present otherwise completes at once, waited for `waitPerFrame`.
+    var holdFlips = false
+    var waitPerFrame: Int64 = 0
+    /// Runs inside each present (a test spends virtual time there: work the loop measures).
+    var onPresent: (() -> Void)?
+    private(set) var presentation = PresentationCount()
 
     init(width: Int = 320, height: Int = 240) {
         canvasWidth = width
@@ -33,6 +40,7 @@ final class MemoryDisplay: Display {
 
     var displayName: String { "memory \(canvasWidth)x\(canvasHeight)" }
     var physicalHeight: Int { canvasHeight }
+    var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
     var scanoutFormat: PixelFormat { .xrgb8888 }
     var canvas: PixelBuffer { own.buffer() }
     func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
@@ -48,6 +56,11 @@ final class MemoryDisplay: Display {
         }
         presents += 1
         stamps.append(frame)
+        onPresent?()
+        if !holdFlips {
+            presentation.presented += 1
+            presentation.add(waited: waitPerFrame)
+        }
     }
 
     func recordNextFrame() -> Bool {
@@ -65,6 +78,8 @@ final class ScriptedSource: PositionSource {
     private(set) var started = 0
     private(set) var stopped = 0
     var reconnectCount = 0
+    var skippedCount = 0
+    var satellitesUsed: Int?
 
     init(name: String = "scripted", staleAfter: Double, emit: @escaping (FeedEvent) -> Void) {
         self.name = name
@@ -75,6 +90,7 @@ final class ScriptedSource: PositionSource {
     func start(now: MonotonicInstant) { started += 1 }
     func stop() { stopped += 1 }
     var reconnects: Int { reconnectCount }
+    var skippedLines: Int { skippedCount }
 
     func deliver(latitude: Double = 45.5, longitude: Double = -73.6, error: Double = 5, at now: MonotonicInstant) {
         emit(.fix(Fix(latitude: latitude, longitude: longitude, mode: .threeD, horizontalError: error, receivedAt: now)))

@@ -25,6 +25,8 @@ final class LoopHarness {
     private var receiver: FileDescriptor?
     private(set) var notifications: [(t: Double, text: String)] = []
     let socketName = "@pulsedot-loop-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// The wall clock at virtual time 0 (2027-01-15 08:00 UTC); it runs with virtual time.
+    static let wallStart = 1_800_000_000.0
 
     init(config: String, watchdogUsec: String? = nil) throws {
         configText = config
@@ -67,7 +69,8 @@ final class LoopHarness {
                 return s
             },
             loadConfiguration: { [unowned self] in try Configuration.parse(configText, file: "test.conf") },
-            notifier: notifier)
+            notifier: notifier,
+            wallClock: { [unowned self] in Self.wallStart + waiting.elapsed })
         waiting.onWait = { [unowned self] in collectNotifications() }
         let daemon = try RunDaemon(configuration: configuration, options: .init(maxFrames: maxFrames),
                                    environment: environment, log: log)

@@ -38,6 +38,9 @@ final class VirtualWaiting: LoopWaiting {
 
     func now() -> MonotonicInstant { current }
 
+    /// Moves the clock on by `seconds` from inside the loop (time a frame's work takes).
+    func spend(_ seconds: Double) { current = current.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
+
     func setFrameRate(_ fps: Double) throws(SyscallError) {
         period = Int64((1e9 / fps).rounded())
         nextTick = current.advanced(by: .nanoseconds(period))
