@@ -80,6 +80,6 @@ let package = Package(
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Scene", "Positioning", "GPSD"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Metrics", "Scene", "Positioning", "GPSD"]),
     ]
 )
