@@ -7,6 +7,7 @@ import Metrics
 struct MetricsReport {
     var version: String
     var startTime: Double
+    var framesDrawn: UInt64
     var framesPresented: UInt64
     var frameTimes: FrameTimeHistogram
     var displayWaitSeconds: Double
@@ -35,6 +36,7 @@ struct MetricsReport {
         text.info("pulsedot_info", help: "The running PulseDot and its position source.",
                   labels: ["version": version, "source": source])
         text.gauge("pulsedot_start_time_seconds", help: "When the daemon started, in seconds since the Unix epoch.", value: startTime)
+        text.counter("pulsedot_frames_drawn_total", help: "Frames drawn and handed to the display.", value: framesDrawn)
         text.counter("pulsedot_frames_presented_total",
                      help: "Frames that reached the screen: completed page flips, successful DirtyFB calls or pans, PNG files written.",
                      value: framesPresented)

@@ -23,6 +23,7 @@ extension RunDaemon {
         return MetricsReport(
             version: PulseDotVersion.string,
             startTime: started.seconds + offset,
+            framesDrawn: UInt64(counters.frames),
             framesPresented: presentation.presented,
             frameTimes: counters.frameHistogram,
             displayWaitSeconds: Double(presentation.waitedNanoseconds) / 1e9,

@@ -13,7 +13,7 @@ final class NodeExporterTests: XCTestCase {
 
     /// Every family the daemon writes; node_exporter must pass each one on.
     static let families = [
-        "pulsedot_info", "pulsedot_start_time_seconds", "pulsedot_frames_presented_total",
+        "pulsedot_info", "pulsedot_start_time_seconds", "pulsedot_frames_drawn_total", "pulsedot_frames_presented_total",
         "pulsedot_frame_duration_seconds_bucket", "pulsedot_frame_duration_seconds_sum", "pulsedot_frame_duration_seconds_count",
         "pulsedot_display_wait_seconds_total", "pulsedot_last_frame_timestamp_seconds", "pulsedot_display_state",
         "pulsedot_display_info", "pulsedot_fix_state", "pulsedot_last_fix_timestamp_seconds", "pulsedot_horizontal_error_meters",

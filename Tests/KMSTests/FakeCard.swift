@@ -158,6 +158,9 @@ final class FakeCard: DRMCard {
         return false
     }
 
+    /// Lets `duration` pass on the card's clock (a flip's event arriving later than its request).
+    func elapse(_ duration: Duration) { now = now.advanced(by: duration) }
+
     /// Completes the flip in flight, as its event would.
     func handleEvents() throws(SyscallError) -> Int {
         if let e = fail("handleEvents") { throw e }

@@ -70,6 +70,7 @@ final class MetricsLoopTests: XCTestCase {
 
         let m4 = try XCTUnwrap(at4, h.log)
         XCTAssertEqual(m4.value("pulsedot_frames_presented_total"), 25, "counted from completions, not present calls")
+        XCTAssertEqual(m4.value("pulsedot_frames_drawn_total"), 40)
         XCTAssertEqual(try XCTUnwrap(m4.value("pulsedot_last_frame_timestamp_seconds")), wall + 2.503, accuracy: 1e-6)
         XCTAssertEqual(m4.value("pulsedot_frame_duration_seconds_count"), 40, "frames are still drawn")
         XCTAssertEqual(m4.current("pulsedot_fix_state", label: "state"), "stale", "staleAfter 3 from the fix at 0.5 s")
