@@ -13,7 +13,9 @@ final class PresentationTracker {
     private var current: ObjectIdentifier?
     private var seen = PresentationCount()
 
-    func observe(_ display: (any Display)?, now: MonotonicInstant) {
+    /// Takes what `display` counts now; each frame newly shown gives `counters` its share of the
+    /// display's wait.
+    func observe(_ display: (any Display)?, now: MonotonicInstant, counters: LoopCounters) {
         guard let display else {
             current = nil
             return
@@ -25,11 +27,17 @@ final class PresentationTracker {
             current = id
             seen = PresentationCount()
         }
+        let waited = max(count.waitedNanoseconds - seen.waitedNanoseconds, 0)
+        waitedNanoseconds &+= waited
         if count.presented > seen.presented {
-            presented &+= count.presented - seen.presented
+            let shown = count.presented - seen.presented
+            presented &+= shown
             lastPresentedAt = now
+            // A display that waits reports it per frame shown; several at once share it.
+            if waited > 0 || count.waitedNanoseconds > 0 {
+                for _ in 0..<min(shown, 4) { counters.displayWaited(waited / Int64(shown)) }
+            }
         }
-        if count.waitedNanoseconds > seen.waitedNanoseconds { waitedNanoseconds &+= count.waitedNanoseconds - seen.waitedNanoseconds }
         seen = count
     }
 }

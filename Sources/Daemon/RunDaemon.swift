@@ -114,7 +114,7 @@ public final class RunDaemon {
             if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
             source.tick(now: now)
             if wakeup.frameDue { frame() }
-            presentation.observe(display.driven?.display, now: waiting.now())
+            presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
             metricsDue(now: now)
             if let retryAt = display.retryAt, now >= retryAt { tryDisplay(now: now) }
             if let due = counters.nextSummary, now >= due { summary(now: now) }
@@ -166,6 +166,7 @@ public final class RunDaemon {
         guard let d = display.driven else { return }
         do {
             try d.display.handleEvents()
+            counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
         } catch {
             lose("\(error)", now: now)
         }
