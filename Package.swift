@@ -57,7 +57,7 @@ let package = Package(
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
+        .target(name: "Daemon", dependencies: ["Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).

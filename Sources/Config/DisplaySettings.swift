@@ -49,6 +49,7 @@ public struct DisplaySettings: Sendable {
     public var update: UpdateMode = .auto
     public var fps: Double = 60
     public var pngFps: Double = 2
+    public var blanking = BlankingSettings()
 
     public init() {}
 

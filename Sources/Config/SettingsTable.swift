@@ -57,7 +57,7 @@ public enum SettingsTable {
 
     // MARK: The table
 
-    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + mapKeys + logKeys + metricsKeys
+    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + blankKeys + mapKeys + logKeys + metricsKeys
 
     static let dotKeys: [SettingKey] = [
         color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", \.dot.style.annotationColor),

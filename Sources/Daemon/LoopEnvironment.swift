@@ -21,15 +21,19 @@ public struct LoopEnvironment {
     public var notifier: SystemdNotifier?
     /// Where SIGUSR1 snapshots of a panel go.
     public var snapshotDirectory: String
-    /// Seconds since the Unix epoch, for the times the metrics file states.
+    /// Seconds since the Unix epoch, for the times the metrics file states and the blanking
+    /// schedule is read at.
     public var wallClock: () -> Double
+    /// Minutes after local midnight at a wall-clock time: the blanking schedule's clock.
+    public var localMinuteOfDay: (Double) -> Int
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
                 makeSource: @escaping (SourceSettings, MonotonicInstant, @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource,
                 loadConfiguration: @escaping () throws -> Configuration,
                 notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
-                wallClock: @escaping () -> Double = { WallClock.now() }) {
+                wallClock: @escaping () -> Double = { WallClock.now() },
+                localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) }) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
@@ -37,6 +41,7 @@ public struct LoopEnvironment {
         self.notifier = notifier
         self.snapshotDirectory = snapshotDirectory
         self.wallClock = wallClock
+        self.localMinuteOfDay = localMinuteOfDay
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at

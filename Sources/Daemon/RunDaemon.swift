@@ -53,6 +53,7 @@ public final class RunDaemon {
     let presentation = PresentationTracker()
     let reloads = ReloadCounts()
     let metricsFile: MetricsFile
+    let blanking: NightBlanking
     /// The display last driven (name, mode), for the metrics' info while none is.
     var lastDriven: (name: String, mode: String)?
 
@@ -72,6 +73,7 @@ public final class RunDaemon {
         counters = LoopCounters(now: now, summaryEvery: configuration.settings.log.summaryEvery)
         display = DisplayLifecycle(now: now)
         metricsFile = MetricsFile(settings: configuration.settings.metrics, now: now)
+        blanking = NightBlanking(settings: configuration.settings.display.blanking, now: now)
         try environment.waiting.setFrameRate(configuration.settings.display.fps)
         map = try Self.loadMap(configuration.settings.map, log: log)
         source = try makeSource(configuration.settings.source, now: now)
@@ -95,13 +97,15 @@ public final class RunDaemon {
         let now = waiting.now()
         log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
-        tryDisplay(now: now)
+        // Started inside a blanking span, the screen is not lit even for a moment.
+        blankingDue(now: now)
+        if !blanking.blanked { tryDisplay(now: now) }
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
         announced = true
         while running {
             let wakeup: Wakeup
             do {
-                wakeup = try waiting.wait(frames: display.driven != nil, display: display.driven?.display.pollDescriptor,
+                wakeup = try waiting.wait(frames: display.driven != nil && !blanking.blanked, display: display.driven?.display.pollDescriptor,
                                           source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline())
             } catch {
                 log.error("\(error)")
@@ -116,7 +120,8 @@ public final class RunDaemon {
             if wakeup.frameDue { frame() }
             presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
             metricsDue(now: now)
-            if let retryAt = display.retryAt, now >= retryAt { tryDisplay(now: now) }
+            if let retryAt = display.retryAt, now >= retryAt, !blanking.blanked { tryDisplay(now: now) }
+            blankingDue(now: now)
             if let due = counters.nextSummary, now >= due { summary(now: now) }
             pingWatchdog(now: now)
         }
@@ -128,12 +133,14 @@ public final class RunDaemon {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
         // A withheld ping's deadline is past: folded in, it would only spin the loop.
         if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
-        return Poll.earliest(Poll.earliest(next, display.retryAt), metricsFile.nextWrite)
+        // While the screen is off a missing display is not looked for: it would light it.
+        next = Poll.earliest(next, blanking.blanked ? nil : display.retryAt)
+        return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
     }
 
     /// One frame: draw, present, measure, and act on a change of the truth.
     private func frame() {
-        guard let d = display.driven else { return }
+        guard let d = display.driven, !blanking.blanked else { return }
         // What the frame shows is of the moment it is drawn, after the source had its turn.
         let now = waiting.now()
         let damage = d.view.draw(at: now.seconds)

@@ -6,7 +6,7 @@ import Syscall
 extension RunDaemon {
     /// What the screen is doing now.
     var displayState: DisplayState {
-        display.driven != nil ? .driving : .waiting
+        blanking.blanked ? .blanked : display.driven != nil ? .driving : .waiting
     }
 
     /// Writes the metrics file when it is due.
@@ -51,6 +51,7 @@ extension RunDaemon {
         if reloads.generation != before {
             reloads.good += 1
             metricsFile.configure(settings.metrics, now: now)
+            blankingAfterReload(now: now)
         } else {
             reloads.refused += 1
         }

@@ -43,6 +43,11 @@ public protocol Display: AnyObject {
     func handleEvents() throws
     /// Frames that reached the screen so far and the time spent waiting for it to take them.
     var presentation: PresentationCount { get }
+    /// Night blanking: switches the panel off (or, where it cannot be, shows black) until
+    /// `unblank()`; the caller draws nothing meanwhile.
+    func blank() throws -> BlankOutcome
+    /// Switches the panel back on; the caller then presents the whole canvas.
+    func unblank() throws
     /// Takes an extra frame into the display's own record at the next `present` and returns
     /// true, when the display keeps frames (PNG files); false: the caller writes a snapshot.
     func recordNextFrame() -> Bool

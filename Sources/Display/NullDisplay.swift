@@ -23,4 +23,6 @@ public final class NullDisplay: Display {
     public private(set) var presentation = PresentationCount()
     public func present(damage: Rect, frame: FrameStamp) { presentation.presented += 1 }
     public func close() {}
+    public func blank() -> BlankOutcome { .nothingToSwitch }
+    public func unblank() {}
 }

@@ -61,6 +61,8 @@ public final class FBDevOutput: Display {
     private var started = false
     private var closed = false
     private var panned = false
+    /// Night blanking powered the screen down with FBIOBLANK.
+    private var poweredDown = false
     private let log: (String) -> Void
     /// Monotonic nanoseconds: tells a real vsync wait from one that returns at once, and one
     /// that overruns.
@@ -331,6 +333,37 @@ public final class FBDevOutput: Display {
         if copyAfterVSync {
             copyAfterVSync = false
             copyInPlace()
+        }
+    }
+
+    // MARK: Night blanking
+
+    /// FBIOBLANK powerdown; where the driver refuses it (efifb, simplefb), every screen is painted
+    /// black instead. A copy waiting for a vblank is dropped: its damage is redrawn at unblank.
+    public func blank() throws(FBDevError) -> BlankOutcome {
+        precondition(started && !closed, "FBDevOutput.blank before start() or after close()")
+        copyAfterVSync = false
+        do {
+            try device.setBlanked(true)
+            poweredDown = true
+            return .poweredDown
+        } catch {
+            if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
+            for s in screens {
+                for y in 0..<s.height { s.row(y).initializeMemory(as: UInt8.self, repeating: 0, count: s.width * layout.bytesPerPixel) }
+            }
+            return .black(reason: "\(name): FBIOBLANK refused (\(error.message)); the screen shows black instead")
+        }
+    }
+
+    /// Powers the screen up again; the caller then presents the whole canvas.
+    public func unblank() throws(FBDevError) {
+        guard poweredDown else { return }
+        do {
+            try device.setBlanked(false)
+            poweredDown = false
+        } catch {
+            throw FBDevError.classify(error, device: name)
         }
     }
 

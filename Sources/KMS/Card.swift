@@ -61,6 +61,9 @@ public protocol DRMCard: AnyObject {
     func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool
     /// Reads pending events; returns how many page flips completed (0 when none was pending).
     func handleEvents() throws(SyscallError) -> Int
+    /// Sets the connector's legacy DPMS property: On, or Off (the panel powered down, the CRTC's
+    /// state kept for On). ENOENT: the connector has no DPMS property.
+    func setDPMS(connector: UInt32, on: Bool) throws(SyscallError)
     /// Releases the device. Buffers must have been destroyed first.
     func close()
 }

@@ -52,6 +52,8 @@ public final class KMSOutput: Display {
     private var started = false
     private var closed = false
     private var dirtyWorks = true
+    /// Night blanking switched the connector off with DPMS (and must switch it on again).
+    private var poweredDown = false
     private let log: (String) -> Void
     private let clock: () -> MonotonicInstant
     /// The longest `close()` waits for the event of a flip in flight.
@@ -225,6 +227,42 @@ public final class KMSOutput: Display {
 
     /// Whether a flip is queued and its event not yet read.
     public var isFlipPending: Bool { flipPending }
+
+    // MARK: Night blanking
+
+    /// DPMS Off on the connector (legacy KMS keeps the CRTC's mode for On). Where the connector
+    /// has no DPMS or refuses it, the screen is painted black instead. A flip in flight is let
+    /// finish first, so no buffer is still queued for a screen being switched off.
+    public func blank() throws(KMSError) -> BlankOutcome {
+        precondition(started && !closed, "KMSOutput.blank before start() or after close()")
+        finishPendingFlip()
+        do {
+            try card.setDPMS(connector: connector.id, on: false)
+            poweredDown = true
+            return .poweredDown
+        } catch {
+            if error.errno == ENODEV || error.errno == ENXIO || error.errno == EACCES || error.errno == EPERM {
+                throw KMSError.classify(error, device: card.path)
+            }
+            let shown = buffers[front]
+            for y in 0..<shown.pixels.height {
+                shown.pixels.row(y).initializeMemory(as: UInt8.self, repeating: 0, count: shown.pixels.width * shown.pixels.format.bytesPerPixel)
+            }
+            if dirtyWorks { try? card.dirty(framebuffer: shown.framebuffer, clip: Rect(x: 0, y: 0, width: mode.width, height: mode.height)) }
+            return .black(reason: "\(name): DPMS Off failed (\(error.message)); the screen shows black instead")
+        }
+    }
+
+    /// DPMS On again; the caller then presents the whole canvas.
+    public func unblank() throws(KMSError) {
+        guard poweredDown else { return }
+        do {
+            try card.setDPMS(connector: connector.id, on: true)
+            poweredDown = false
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+    }
 
     // MARK: Leaving
 

@@ -269,6 +269,16 @@ public final class LibDRMCard: DRMCard {
         try negativeErrnoCall("drmModeDirtyFB", path) { drmModeDirtyFB(raw, framebuffer, &c, 1) }
     }
 
+    public func setDPMS(connector: UInt32, on: Bool) throws(SyscallError) {
+        guard let property = propertyLookup(object: connector, type: PD_OBJECT_CONNECTOR, named: "DPMS", { prop, _ in prop.prop_id }) else {
+            throw SyscallError(call: "drmModeConnectorSetProperty DPMS", object: "\(path) connector \(connector): no DPMS property", errno: ENOENT)
+        }
+        let raw = fd.rawValue
+        try negativeErrnoCall("drmModeConnectorSetProperty DPMS", path) {
+            drmModeConnectorSetProperty(raw, connector, property, on ? PD_DPMS_ON : PD_DPMS_OFF)
+        }
+    }
+
     public func waitVBlank(crtcIndex: Int, frames: Int) -> Int32 {
         let r = pd_wait_vblank(fd.rawValue, UInt32(crtcIndex), UInt32(frames))
         return r == 0 ? 0 : -r

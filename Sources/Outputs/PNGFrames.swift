@@ -52,6 +52,9 @@ public final class PNGFrames: Display {
     public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
     public func start() {}
     public func close() {}
+    /// No frames are written while blanked: a testbed sees the gap.
+    public func blank() -> BlankOutcome { .nothingToSwitch }
+    public func unblank() {}
     /// A frame counts as presented once its file and its line are written.
     public private(set) var presentation = PresentationCount()
 

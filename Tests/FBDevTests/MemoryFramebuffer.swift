@@ -136,6 +136,17 @@ final class MemoryFramebuffer: FramebufferDevice {
         }
     }
 
+    /// 0, or the errno FBIOBLANK gives (EINVAL: efifb, simplefb).
+    var blankErrno: Int32 = 0
+    private(set) var blanked = false
+
+    func setBlanked(_ blanked: Bool) throws(SyscallError) {
+        record("blank \(blanked ? "powerdown" : "unblank")")
+        if let e = fail("blank") { throw e }
+        if blankErrno != 0 { throw SyscallError(call: "ioctl FBIOBLANK", object: path, errno: blankErrno) }
+        self.blanked = blanked
+    }
+
     func close() {
         closed = true
         record("close")

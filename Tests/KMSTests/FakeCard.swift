@@ -158,6 +158,17 @@ final class FakeCard: DRMCard {
         return false
     }
 
+    /// The connector's DPMS state as last set (On from the start); nil errno: the property exists.
+    private(set) var dpmsOn = true
+    var dpmsErrno: Int32 = 0
+
+    func setDPMS(connector: UInt32, on: Bool) throws(SyscallError) {
+        if let e = fail("setDPMS") { throw e }
+        if dpmsErrno != 0 { throw SyscallError(call: "drmModeConnectorSetProperty DPMS", object: path, errno: dpmsErrno) }
+        log.append("dpms \(connector) \(on ? "on" : "off")")
+        dpmsOn = on
+    }
+
     /// Lets `duration` pass on the card's clock (a flip's event arriving later than its request).
     func elapse(_ duration: Duration) { now = now.advanced(by: duration) }
 

@@ -17,6 +17,7 @@ final class MemoryDisplay: Display {
     private var own: DisplayCanvas
     private(set) var presents = 0
     private(set) var stamps: [FrameStamp] = []
+    private(set) var damages: [Rect] = []
     private(set) var started = false
     private(set) var closed = false
     /// The next present throws this (an unplugged panel, another master).
@@ -48,6 +49,22 @@ final class MemoryDisplay: Display {
     func start() { started = true }
     func handleEvents() {}
     func close() { closed = true }
+    /// What `blank()` answers; the edges are recorded with the test's clock by the harness.
+    var blankOutcome = BlankOutcome.poweredDown
+    private(set) var blankCalls = 0
+    private(set) var unblankCalls = 0
+    private(set) var blanked = false
+    /// Presents while blanked: the daemon must make none.
+    private(set) var presentsWhileBlanked = 0
+    func blank() -> BlankOutcome {
+        blankCalls += 1
+        blanked = true
+        return blankOutcome
+    }
+    func unblank() {
+        unblankCalls += 1
+        blanked = false
+    }
 
     func present(damage: Rect, frame: FrameStamp) throws {
         if let failure = failNextPresent {
@@ -55,7 +72,9 @@ final class MemoryDisplay: Display {
             throw failure
         }
         presents += 1
+        if blanked { presentsWhileBlanked += 1 }
         stamps.append(frame)
+        damages.append(damage)
         onPresent?()
         if !holdFlips {
             presentation.presented += 1

@@ -27,6 +27,9 @@ final class LoopHarness {
     let socketName = "@pulsedot-loop-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     /// The wall clock at virtual time 0 (2027-01-15 08:00 UTC); it runs with virtual time.
     static let wallStart = 1_800_000_000.0
+    /// The local time zone: minutes after local midnight at a wall-clock time (UTC unless a test
+    /// gives its own, with a daylight-saving change for instance).
+    var localMinuteOfDay: (Double) -> Int = { wall in Int((wall / 60).rounded(.down)) % 1440 }
 
     init(config: String, watchdogUsec: String? = nil) throws {
         configText = config
@@ -70,7 +73,8 @@ final class LoopHarness {
             },
             loadConfiguration: { [unowned self] in try Configuration.parse(configText, file: "test.conf") },
             notifier: notifier,
-            wallClock: { [unowned self] in Self.wallStart + waiting.elapsed })
+            wallClock: { [unowned self] in Self.wallStart + waiting.elapsed },
+            localMinuteOfDay: { [unowned self] in localMinuteOfDay($0) })
         waiting.onWait = { [unowned self] in collectNotifications() }
         let daemon = try RunDaemon(configuration: configuration, options: .init(maxFrames: maxFrames),
                                    environment: environment, log: log)
