@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
-        .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
+        .testTarget(name: "SyscallTests", dependencies: ["CLinux", "Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster", "Syscall"]),
