@@ -47,10 +47,14 @@ extension RunDaemon {
             do {
                 try d.display.unblank()
                 blanking.darkDisplay = nil
-                reappear(d, now: now)
             } catch {
                 lose("\(error)", now: now)
+                sendStatus()
+                return
             }
+            // Hot-plug was not listened to overnight: the monitor may be gone, or another one there.
+            recheck(d, now: now)
+            if let d = display.driven { reappear(d, now: now) }
         } else {
             tryDisplay(now: now)
         }

@@ -106,7 +106,8 @@ public final class RunDaemon {
             let wakeup: Wakeup
             do {
                 wakeup = try waiting.wait(frames: display.driven != nil && !blanking.blanked, display: display.driven?.display.pollDescriptor,
-                                          source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline())
+                                          source: source.descriptor, sourceEvents: source.pollEvents,
+                                          hotplug: environment.hotplug?.descriptor, deadline: nextDeadline())
             } catch {
                 log.error("\(error)")
                 shutdown()
@@ -115,12 +116,15 @@ public final class RunDaemon {
             let now = waiting.now()
             for signal in wakeup.signals { handle(signal: signal, now: now) }
             if wakeup.displayReady { displayEvents(now: now) }
+            if wakeup.hotplugReady { hotplugEvents(now: now) }
             if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
             source.tick(now: now)
             if wakeup.frameDue { frame() }
             presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
             metricsDue(now: now)
-            if let retryAt = display.retryAt, now >= retryAt, !blanking.blanked { tryDisplay(now: now) }
+            if let retryAt = display.retryAt, now >= retryAt, !blanking.blanked {
+                if display.isDisconnected { reconnect(now: now) } else { tryDisplay(now: now) }
+            }
             blankingDue(now: now)
             if let due = counters.nextSummary, now >= due { summary(now: now) }
             pingWatchdog(now: now)
@@ -179,10 +183,11 @@ public final class RunDaemon {
         }
     }
 
-    /// Opens the configured output and starts it, or keeps waiting for it (said once per
-    /// distinct reason).
-    func tryDisplay(now: MonotonicInstant) {
-        let opened = environment.openDisplay(settings.display, now.seconds).flatMap { display in
+    /// Opens the configured output (or `displaySettings`) and starts it, or keeps waiting for it
+    /// (said once per distinct reason); returns why not, or nil when it is driven.
+    @discardableResult
+    func tryDisplay(now: MonotonicInstant, with displaySettings: DisplaySettings? = nil) -> String? {
+        let opened = environment.openDisplay(displaySettings ?? settings.display, now.seconds).flatMap { display in
             DrivenDisplay.start(display, now: now.seconds) { (w, h, lines) throws(SceneView.SetupError) in
                 try makeView(canvasWidth: w, canvasHeight: h, physicalHeight: lines)
             }
@@ -193,10 +198,12 @@ public final class RunDaemon {
             log.clear(topic: "display")
             log.info("output \(d.displayName): canvas \(d.canvasWidth)x\(d.canvasHeight), scale \(formatNumber(d.view.scale)) px/pt")
             sendStatus()
+            return nil
         case .failure(let unavailable):
             let news = display.wait(unavailable.description, retryAt: now.advanced(by: unavailable.recovery.retryDelay))
             log.warning("waiting for display: \(unavailable.description)", topic: "display")
             if news { sendStatus() }
+            return unavailable.description
         }
     }
 

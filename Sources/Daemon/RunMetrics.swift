@@ -6,7 +6,9 @@ import Syscall
 extension RunDaemon {
     /// What the screen is doing now.
     var displayState: DisplayState {
-        blanking.blanked ? .blanked : display.driven != nil ? .driving : .waiting
+        if blanking.blanked { return .blanked }
+        if display.driven != nil { return .driving }
+        return display.isDisconnected ? .disconnected : .waiting
     }
 
     /// Writes the metrics file when it is due.

@@ -43,6 +43,12 @@ public protocol Display: AnyObject {
     func handleEvents() throws
     /// Frames that reached the screen so far and the time spent waiting for it to take them.
     var presentation: PresentationCount { get }
+    /// The device node whose kernel uevents concern this display ("/dev/dri/card0"); nil: it has
+    /// none (a framebuffer, files).
+    var hotplugDevice: String? { get }
+    /// Looks at the driven output again after a uevent for `hotplugDevice`, without probing the
+    /// monitor anew (the kernel has just done that).
+    func recheckConnector() throws -> ConnectorCheck
     /// Night blanking: switches the panel off (or, where it cannot be, shows black) until
     /// `unblank()`; the caller draws nothing meanwhile.
     func blank() throws -> BlankOutcome

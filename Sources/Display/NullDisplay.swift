@@ -24,5 +24,8 @@ public final class NullDisplay: Display {
     public func present(damage: Rect, frame: FrameStamp) { presentation.presented += 1 }
     public func close() {}
     public func blank() -> BlankOutcome { .nothingToSwitch }
+    /// No connector: nothing is ever unplugged.
+    public var hotplugDevice: String? { nil }
+    public func recheckConnector() -> ConnectorCheck { .connected }
     public func unblank() {}
 }

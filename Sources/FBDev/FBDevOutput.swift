@@ -208,6 +208,7 @@ public final class FBDevOutput: Display {
         }
         reason += "; " + probeVSync()
         started = true
+        log("\(name): framebuffers send no hot-plug events: an unplugged monitor goes unnoticed (KMS output hears it)")
         log("\(name): \(reason)")
     }
 

@@ -61,6 +61,9 @@ public protocol DRMCard: AnyObject {
     func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool
     /// Reads pending events; returns how many page flips completed (0 when none was pending).
     func handleEvents() throws(SyscallError) -> Int
+    /// The connector's state as the kernel last probed it (drmModeGetConnectorCurrent: no new
+    /// probe, which can stall for the DDC of a monitor) and whether its `link-status` is BAD.
+    func connectorState(_ connector: UInt32) throws(SyscallError) -> (state: ConnectionState, linkBad: Bool)
     /// Sets the connector's legacy DPMS property: On, or Off (the panel powered down, the CRTC's
     /// state kept for On). ENOENT: the connector has no DPMS property.
     func setDPMS(connector: UInt32, on: Bool) throws(SyscallError)

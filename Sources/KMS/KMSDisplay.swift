@@ -7,6 +7,7 @@ extension KMSOutput {
     public var displayName: String { "\(name) \(mode)" }
     public var physicalHeight: Int { mode.height }
     public var modeDescription: String { mode.description }
+    public var hotplugDevice: String? { card.path }
     public var scanoutFormat: PixelFormat { format }
 
     public func present(damage: Rect, frame: FrameStamp) throws(KMSError) {

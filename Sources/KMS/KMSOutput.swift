@@ -228,6 +228,25 @@ public final class KMSOutput: Display {
     /// Whether a flip is queued and its event not yet read.
     public var isFlipPending: Bool { flipPending }
 
+    // MARK: Hot-plug
+
+    /// After a uevent for this card: the connector is still there, gone, or its link failed, in
+    /// which case the same mode is set again (the caller then presents the whole canvas).
+    public func recheckConnector() throws(KMSError) -> ConnectorCheck {
+        precondition(started && !closed, "KMSOutput.recheckConnector before start() or after close()")
+        let now: (state: ConnectionState, linkBad: Bool)
+        do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
+        if now.state == .disconnected { return .disconnected }
+        guard now.linkBad else { return .connected }
+        finishPendingFlip()
+        do {
+            try card.setCrtc(crtc.id, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: mode)
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+        return .modesetAgain
+    }
+
     // MARK: Night blanking
 
     /// DPMS Off on the connector (legacy KMS keeps the CRTC's mode for On). Where the connector

@@ -269,6 +269,20 @@ public final class LibDRMCard: DRMCard {
         try negativeErrnoCall("drmModeDirtyFB", path) { drmModeDirtyFB(raw, framebuffer, &c, 1) }
     }
 
+    public func connectorState(_ connector: UInt32) throws(SyscallError) -> (state: ConnectionState, linkBad: Bool) {
+        let raw = fd.rawValue
+        let c = try pointerCall("drmModeGetConnectorCurrent", "\(path) connector \(connector)") { drmModeGetConnectorCurrent(raw, connector) }
+        defer { drmModeFreeConnector(c) }
+        let state: ConnectionState
+        switch c.pointee.connection {
+        case DRM_MODE_CONNECTED: state = .connected
+        case DRM_MODE_DISCONNECTED: state = .disconnected
+        default: state = .unknown
+        }
+        let link = numericProperty(object: connector, type: PD_OBJECT_CONNECTOR, named: "link-status")
+        return (state, link == PD_LINK_STATUS_BAD)
+    }
+
     public func setDPMS(connector: UInt32, on: Bool) throws(SyscallError) {
         guard let property = propertyLookup(object: connector, type: PD_OBJECT_CONNECTOR, named: "DPMS", { prop, _ in prop.prop_id }) else {
             throw SyscallError(call: "drmModeConnectorSetProperty DPMS", object: "\(path) connector \(connector): no DPMS property", errno: ENOENT)

@@ -54,6 +54,9 @@ public final class PNGFrames: Display {
     public func close() {}
     /// No frames are written while blanked: a testbed sees the gap.
     public func blank() -> BlankOutcome { .nothingToSwitch }
+    /// Files have no connector to unplug.
+    public var hotplugDevice: String? { nil }
+    public func recheckConnector() -> ConnectorCheck { .connected }
     public func unblank() {}
     /// A frame counts as presented once its file and its line are written.
     public private(set) var presentation = PresentationCount()

@@ -158,6 +158,17 @@ final class FakeCard: DRMCard {
         return false
     }
 
+    /// What drmModeGetConnectorCurrent says (the card's resources are left as they were: a new
+    /// probe is not what a hot-plug check makes).
+    var currentState: ConnectionState = .connected
+    var linkBad = false
+
+    func connectorState(_ connector: UInt32) throws(SyscallError) -> (state: ConnectionState, linkBad: Bool) {
+        if let e = fail("connectorState") { throw e }
+        log.append("connector \(connector) current")
+        return (currentState, linkBad)
+    }
+
     /// The connector's DPMS state as last set (On from the start); nil errno: the property exists.
     private(set) var dpmsOn = true
     var dpmsErrno: Int32 = 0

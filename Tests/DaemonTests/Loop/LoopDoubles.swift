@@ -1,3 +1,4 @@
+@testable import Daemon
 import Display
 import GPSD
 import Geo
@@ -51,6 +52,15 @@ final class MemoryDisplay: Display {
     func close() { closed = true }
     /// What `blank()` answers; the edges are recorded with the test's clock by the harness.
     var blankOutcome = BlankOutcome.poweredDown
+    /// As a KMS card would name itself for uevents; nil: like a framebuffer, nothing to hear.
+    var hotplugDevice: String? = "/dev/dri/card0"
+    /// What the next connector check finds.
+    var connector = ConnectorCheck.connected
+    private(set) var connectorChecks = 0
+    func recheckConnector() -> ConnectorCheck {
+        connectorChecks += 1
+        return connector
+    }
     private(set) var blankCalls = 0
     private(set) var unblankCalls = 0
     private(set) var blanked = false
@@ -116,4 +126,20 @@ final class ScriptedSource: PositionSource {
     }
 
     func say(_ text: String) { emit(.log(.warning, text, topic: "scripted")) }
+}
+
+/// Uevents on cue: the test queues them, the loop takes them when the virtual wait says they came.
+final class ScriptedHotplug: HotplugEvents {
+    private var queued: [UeventSocket.Received] = []
+    private(set) var taken = 0
+    /// Never polled: VirtualWaiting reports readiness itself.
+    var descriptor: Int32 { 1_000 }
+
+    func queue(_ received: UeventSocket.Received) { queued.append(received) }
+
+    func take() -> [UeventSocket.Received] {
+        defer { queued = [] }
+        taken += queued.count
+        return queued
+    }
 }

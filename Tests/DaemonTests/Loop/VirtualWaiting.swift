@@ -46,8 +46,14 @@ final class VirtualWaiting: LoopWaiting {
         nextTick = current.advanced(by: .nanoseconds(period))
     }
 
-    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16,
+    /// Uevents are waiting (a scripted action sets it; the wait that reports them clears it).
+    var hotplugPending = false
+    /// The descriptors the loop last asked to be woken for uevents by.
+    private(set) var lastHotplugDescriptor: Int32?
+
+    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
               deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup {
+        lastHotplugDescriptor = hotplug
         waits += 1
         onWait?()
         if pendingSignals.isEmpty {
@@ -64,6 +70,10 @@ final class VirtualWaiting: LoopWaiting {
         }
         var wakeup = Wakeup(signals: pendingSignals)
         pendingSignals = []
+        if hotplugPending, hotplug != nil {
+            wakeup.hotplugReady = true
+            hotplugPending = false
+        }
         // A frozen timer (ticking false) keeps its tick pending while frames are wanted.
         if let tick = nextTick, current >= tick, !frames || ticking {
             // Missed ticks are read as one, like a timerfd's expiration count; unpolled ones pile up.
