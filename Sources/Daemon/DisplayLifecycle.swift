@@ -1,15 +1,16 @@
 import Outputs
 import Syscall
 
-/// The display's life in the daemon: driven, or waited for (not there yet, unplugged, taken by
-/// another master, refused the configuration) with the time to try again. A reason is said once
-/// while it repeats. Unplugged while driven (hot-plug) is `disconnected`: the uevent of its return
-/// is what tries again, and a slow retry only guards against a lost one.
+/// The display's life in the daemon: driven, or waited for (not there yet, taken by another
+/// master, refused the configuration) with the time to try again, or — its connector unplugged
+/// while driven — disconnected: still held (so nothing else, the console included, takes the
+/// screen), presenting nothing, looked at again at each uevent and now and then in case one was
+/// lost. A reason is said once while it repeats.
 struct DisplayLifecycle {
     enum Phase {
         case driving(DrivenDisplay)
         case waiting(reason: String, retryAt: MonotonicInstant)
-        case disconnected(reason: String, retryAt: MonotonicInstant)
+        case disconnected(DrivenDisplay, reason: String, retryAt: MonotonicInstant)
     }
 
     private(set) var phase: Phase
@@ -21,50 +22,48 @@ struct DisplayLifecycle {
         return nil
     }
 
-    /// When to try opening again, while waiting.
+    /// The display held while its connector is unplugged.
+    var parked: DrivenDisplay? {
+        if case .disconnected(let d, _, _) = phase { return d }
+        return nil
+    }
+
+    /// When to try again (open, or look at the unplugged connector).
     var retryAt: MonotonicInstant? {
         switch phase {
-        case .waiting(_, let at), .disconnected(_, let at): return at
+        case .waiting(_, let at), .disconnected(_, _, let at): return at
         case .driving: return nil
         }
     }
 
     var waitingReason: String? {
         switch phase {
-        case .waiting(let reason, _), .disconnected(let reason, _): return reason
+        case .waiting(let reason, _), .disconnected(_, let reason, _): return reason
         case .driving: return nil
         }
     }
 
-    var isDisconnected: Bool {
-        if case .disconnected = phase { return true }
-        return false
-    }
-
-    /// Lets go of the driven display, whose connector was unplugged, and waits for its return.
-    mutating func disconnect(_ reason: String, retryAt: MonotonicInstant) {
-        driven?.close()
-        phase = .disconnected(reason: reason, retryAt: retryAt)
-    }
+    var isDisconnected: Bool { parked != nil }
 
     mutating func drive(_ d: DrivenDisplay) { phase = .driving(d) }
 
     /// Waits for the display; returns whether `reason` is news (not the reason already waited on).
     @discardableResult
     mutating func wait(_ reason: String, retryAt: MonotonicInstant) -> Bool {
-        // Still unplugged: the connector's absence stays the news, however the retry fails.
-        if case .disconnected(let said, _) = phase {
-            phase = .disconnected(reason: said, retryAt: retryAt)
-            return false
-        }
         let news = waitingReason != reason
         phase = .waiting(reason: reason, retryAt: retryAt)
         return news
     }
 
-    /// Lets go of a driven display (closing it) and waits, retrying at `retryAt`.
+    /// The driven display's connector was unplugged: it is held, not driven.
+    mutating func disconnect(_ reason: String, retryAt: MonotonicInstant) {
+        guard let d = driven ?? parked else { return }
+        phase = .disconnected(d, reason: reason, retryAt: retryAt)
+    }
+
+    /// Lets go of the display, driven or held (closing it), and waits, retrying at `retryAt`.
     mutating func lose(_ reason: String, retryAt: MonotonicInstant) {
-        driven?.close()
+        (driven ?? parked)?.close()
         phase = .waiting(reason: reason, retryAt: retryAt)
     }
 }

@@ -56,7 +56,7 @@ extension RunDaemon {
             recheck(d, now: now)
             if let d = display.driven { reappear(d, now: now) }
         } else {
-            tryDisplay(now: now)
+            reconnect(now: now)
         }
         sendStatus()
     }

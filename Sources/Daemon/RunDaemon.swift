@@ -166,7 +166,7 @@ public final class RunDaemon {
 
     /// The display failed mid-run (unplugged, taken by another master): wait for it again.
     func lose(_ reason: String, now: MonotonicInstant) {
-        let name = display.driven?.displayName ?? ""
+        let name = (display.driven ?? display.parked)?.displayName ?? ""
         // A display that was driven a moment ago is likely back soon (a replug, a master let go).
         display.lose(reason, retryAt: now.advanced(by: .seconds(1)))
         log.warning("display \(name) lost: \(reason)", topic: "display")
@@ -221,7 +221,7 @@ public final class RunDaemon {
     private func shutdown() {
         notify { n throws(SyscallError) in try n.stopping(status: "stopping") }
         source.stop()
-        if let d = display.driven {
+        if let d = display.driven ?? display.parked {
             d.close()
             log.info("display released; the console is back")
         }

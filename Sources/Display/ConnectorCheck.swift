@@ -4,7 +4,10 @@ public enum ConnectorCheck: Sendable, Equatable {
     case connected
     /// Unplugged (or switched off at the source): nothing to show frames on.
     case disconnected
-    /// The link failed (`link-status` BAD) and the mode was set again: the caller presents the
-    /// whole canvas.
+    /// The link failed (`link-status` BAD), or the connector is back after being unplugged, and
+    /// the mode was set again: the caller presents the whole canvas.
     case modesetAgain
+    /// Back after being unplugged, but the monitor there now does not offer the mode driven (a
+    /// different one): the caller opens the display anew.
+    case modeGone
 }

@@ -32,6 +32,20 @@ public struct SavedCrtc: Sendable {
 /// terms it needs them. `LibDRMCard` talks to a real device through libdrm; the unit tests use an
 /// in-memory card. Failures are `SyscallError`s naming the call; `KMSError.classify` turns them
 /// into what the caller should do (wait, find the card again, give up).
+/// A connector as the kernel last probed it: what a hot-plug check reads.
+public struct ConnectorState: Sendable {
+    public var state: ConnectionState
+    /// `link-status` is BAD: the link failed and wants a modeset.
+    public var linkBad: Bool
+    public var modes: [DisplayMode]
+
+    public init(state: ConnectionState, linkBad: Bool = false, modes: [DisplayMode] = []) {
+        self.state = state
+        self.linkBad = linkBad
+        self.modes = modes
+    }
+}
+
 public protocol DRMCard: AnyObject {
     /// The device path ("/dev/dri/card0"), for every message.
     var path: String { get }
@@ -63,7 +77,7 @@ public protocol DRMCard: AnyObject {
     func handleEvents() throws(SyscallError) -> Int
     /// The connector's state as the kernel last probed it (drmModeGetConnectorCurrent: no new
     /// probe, which can stall for the DDC of a monitor) and whether its `link-status` is BAD.
-    func connectorState(_ connector: UInt32) throws(SyscallError) -> (state: ConnectionState, linkBad: Bool)
+    func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState
     /// Sets the connector's legacy DPMS property: On, or Off (the panel powered down, the CRTC's
     /// state kept for On). ENOENT: the connector has no DPMS property.
     func setDPMS(connector: UInt32, on: Bool) throws(SyscallError)

@@ -54,6 +54,8 @@ public final class KMSOutput: Display {
     private var dirtyWorks = true
     /// Night blanking switched the connector off with DPMS (and must switch it on again).
     private var poweredDown = false
+    /// A hot-plug check found the connector unplugged: it gets its mode again when it is back.
+    private var unplugged = false
     private let log: (String) -> Void
     private let clock: () -> MonotonicInstant
     /// The longest `close()` waits for the event of a flip in flight.
@@ -230,20 +232,28 @@ public final class KMSOutput: Display {
 
     // MARK: Hot-plug
 
-    /// After a uevent for this card: the connector is still there, gone, or its link failed, in
-    /// which case the same mode is set again (the caller then presents the whole canvas).
+    /// After a uevent for this card: the connector is still there, gone, or back (or its link
+    /// failed), in which case the same mode is set again — if the monitor there now offers it —
+    /// and the caller presents the whole canvas.
     public func recheckConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "KMSOutput.recheckConnector before start() or after close()")
-        let now: (state: ConnectionState, linkBad: Bool)
+        let now: ConnectorState
         do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
-        if now.state == .disconnected { return .disconnected }
-        guard now.linkBad else { return .connected }
+        if now.state == .disconnected {
+            unplugged = true
+            return .disconnected
+        }
+        guard now.linkBad || unplugged else { return .connected }
+        // The monitor there now may be another: its own timings for the mode driven, if it has it.
+        let same = now.modes.first { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }
+        guard let same else { return .modeGone }
         finishPendingFlip()
         do {
-            try card.setCrtc(crtc.id, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: mode)
+            try card.setCrtc(crtc.id, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: same)
         } catch {
             throw KMSError.classify(error, device: card.path)
         }
+        unplugged = false
         return .modesetAgain
     }
 

@@ -269,7 +269,7 @@ public final class LibDRMCard: DRMCard {
         try negativeErrnoCall("drmModeDirtyFB", path) { drmModeDirtyFB(raw, framebuffer, &c, 1) }
     }
 
-    public func connectorState(_ connector: UInt32) throws(SyscallError) -> (state: ConnectionState, linkBad: Bool) {
+    public func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState {
         let raw = fd.rawValue
         let c = try pointerCall("drmModeGetConnectorCurrent", "\(path) connector \(connector)") { drmModeGetConnectorCurrent(raw, connector) }
         defer { drmModeFreeConnector(c) }
@@ -280,7 +280,8 @@ public final class LibDRMCard: DRMCard {
         default: state = .unknown
         }
         let link = numericProperty(object: connector, type: PD_OBJECT_CONNECTOR, named: "link-status")
-        return (state, link == PD_LINK_STATUS_BAD)
+        let modes = UnsafeBufferPointer(start: c.pointee.modes, count: Int(c.pointee.count_modes)).map(Self.mode)
+        return ConnectorState(state: state, linkBad: link == PD_LINK_STATUS_BAD, modes: modes)
     }
 
     public func setDPMS(connector: UInt32, on: Bool) throws(SyscallError) {

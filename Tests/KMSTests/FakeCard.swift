@@ -162,11 +162,14 @@ final class FakeCard: DRMCard {
     /// probe is not what a hot-plug check makes).
     var currentState: ConnectionState = .connected
     var linkBad = false
+    /// The modes the connector offers now; nil: those of its resources.
+    var currentModes: [DisplayMode]?
 
-    func connectorState(_ connector: UInt32) throws(SyscallError) -> (state: ConnectionState, linkBad: Bool) {
+    func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState {
         if let e = fail("connectorState") { throw e }
         log.append("connector \(connector) current")
-        return (currentState, linkBad)
+        let modes = currentModes ?? resourcesValue.connectors.first { $0.id == connector }?.modes ?? []
+        return ConnectorState(state: currentState, linkBad: linkBad, modes: currentState == .connected ? modes : [])
     }
 
     /// The connector's DPMS state as last set (On from the start); nil errno: the property exists.

@@ -32,6 +32,25 @@ final class HotplugCheckTests: XCTestCase {
         XCTAssertTrue(again.last?.contains("\(output.mode)") ?? false, "the same mode: \(again)")
     }
 
+    func testPluggedBackItGetsItsModeAgainUnlessTheMonitorLacksIt() throws {
+        let card = FakeCard.simple()
+        let output = try started(card)
+        card.currentState = .disconnected
+        XCTAssertEqual(try output.recheckConnector(), .disconnected)
+        XCTAssertEqual(try output.recheckConnector(), .disconnected, "still out")
+        card.currentState = .connected
+        XCTAssertEqual(try output.recheckConnector(), .modesetAgain)
+        XCTAssertEqual(card.log.filter { $0.hasPrefix("setCrtc") }.count, 2, "the start and the replug: \(card.log)")
+        XCTAssertEqual(try output.recheckConnector(), .connected, "once set again, nothing more to do")
+        // Unplugged, and another monitor that has other modes only.
+        card.currentState = .disconnected
+        _ = try output.recheckConnector()
+        card.currentState = .connected
+        card.currentModes = [DisplayMode(width: 800, height: 600, refreshMilliHz: 60_000, preferred: true)]
+        XCTAssertEqual(try output.recheckConnector(), .modeGone)
+        XCTAssertEqual(card.log.filter { $0.hasPrefix("setCrtc") }.count, 2)
+    }
+
     func testACardThatWentAwayIsThrown() throws {
         let card = FakeCard.simple()
         let output = try started(card)
