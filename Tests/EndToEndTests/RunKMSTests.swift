@@ -86,5 +86,20 @@ final class RunKMSTests: XCTestCase {
 
         try assertStopsAndConsoleReturns(vm, pid, console: console)
         XCTAssertTrue(try vm.backgroundOutput(pid).contains("<6>display released; the console is back"))
+
+        // The driver itself unbound and bound again (after which the console is another, so a second
+        // daemon): a still frame makes no DRM call that could fail, so it is the card's remove
+        // uevent that tells, and its add that brings the dot back.
+        let second = try vm.spawn("STATE_DIRECTORY=/tmp pulsedot run --config /tmp/pulsedot.conf "
+                                  + "--set source.position=45.5017,-73.5673 --set display.fps=20 \(look)")
+        try vm.waitForOutput(second, containing: "<5>first fix at")
+        let pci = try vm.run("basename $(readlink /sys/class/drm/card0/device)").output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(try vm.run("echo -n \(pci) > /sys/bus/pci/drivers/bochs-drm/unbind").status, 0)
+        try vm.waitForOutput(second, containing: "<4>display \(named) lost: ")
+        XCTAssertEqual(try vm.run("echo -n \(pci) > /sys/bus/pci/drivers/bochs-drm/bind").status, 0)
+        try vm.waitForOutput(second, "the output driven again") { $0.components(separatedBy: "<6>output /dev/dri/card0").count == 3 }
+        let rebound = ScreenImage(try vm.stableScreendump { ScreenImage($0).centroid(of: (255, 59, 48)) != nil })
+        XCTAssertEqual(try XCTUnwrap(rebound.centroid(of: (255, 59, 48))).x, 640, accuracy: 1)
+        XCTAssertEqual(try vm.stop(second), 0)
     }
 }
