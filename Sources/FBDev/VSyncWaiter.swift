@@ -23,15 +23,27 @@ final class VSyncWaiter {
 
     private let worker: WorkerThread
     private let results: ResultQueue<Outcome>
-    private let waiting: Waiting
+    /// The one job, made once: asking for a wait each frame allocates nothing.
+    private let job: @Sendable () -> Void
+    /// Taken results, its storage kept from frame to frame.
+    private var taken: [Outcome] = []
     /// When the wait under way was asked for (the output's clock); nil: none.
     private(set) var outstandingSince: Int64?
     private(set) var abandoned = false
 
     init(device: FramebufferDevice, name: String) throws(SyscallError) {
         worker = try WorkerThread(name: "\(name) vsync")
-        results = try ResultQueue(name: "\(name) vsync results")
-        waiting = Waiting(device)
+        let results = try ResultQueue<Outcome>(name: "\(name) vsync results")
+        self.results = results
+        let waiting = Waiting(device)
+        job = {
+            do throws(SyscallError) { try waiting.device.waitForVSync() } catch {
+                results.post(.failed(error))
+                return
+            }
+            results.post(.vblank)
+        }
+        taken.reserveCapacity(4)
     }
 
     /// Readable when a wait has ended.
@@ -41,12 +53,8 @@ final class VSyncWaiter {
     @discardableResult
     func begin(at now: Int64) -> Bool {
         guard outstandingSince == nil, !abandoned else { return false }
-        let device = waiting
         do {
-            try worker.submit({ () -> Outcome in
-                do throws(SyscallError) { try device.device.waitForVSync() } catch { return .failed(error) }
-                return .vblank
-            }, replyingTo: results)
+            try worker.submit(job)
         } catch {
             return false
         }
@@ -56,7 +64,9 @@ final class VSyncWaiter {
 
     /// The end of the wait under way, once it has come; nil while it has not (never blocks).
     func finished() -> Outcome? {
-        guard outstandingSince != nil, let last = results.takeResults().last else { return nil }
+        guard outstandingSince != nil else { return nil }
+        results.takeResults(into: &taken)
+        guard let last = taken.last else { return nil }
         outstandingSince = nil
         return last
     }
