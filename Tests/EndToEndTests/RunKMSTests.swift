@@ -69,18 +69,15 @@ final class RunKMSTests: XCTestCase {
 
         // Night blanking, brought forward by a reload whose span covers the guest's clock now:
         // DPMS Off on the connector, then On again when the span is taken out.
-        let clock = try vm.run("date -u +%H:%M").output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":").compactMap { Int($0) }
-        XCTAssertEqual(clock.count, 2)
-        let start = clock[0] * 60 + clock[1], end = (start + 3) % 1440
-        let span = String(format: "%02d:%02d-%02d:%02d", start / 60, start % 60, end / 60, end % 60)
+        let span = try vm.blankSpanNow()
         XCTAssertEqual(try vm.run("printf '[dot]\\nannotationColor = #FF3B30\\n[display]\\nblank = \(span)\\n' > /tmp/pulsedot.conf").status, 0)
         _ = try vm.run("kill -HUP \(pid)")
         try vm.waitForOutput(pid, containing: "<5>night blanking (\(span)): the screen goes off")
-        XCTAssertEqual(try vm.run("cat \(connector)/dpms").output.trimmingCharacters(in: .whitespacesAndNewlines), "Off")
+        XCTAssertEqual(try vm.dpms("card0-Virtual-1"), "Off")
         XCTAssertEqual(try vm.run("printf '[dot]\\nannotationColor = #FF3B30\\n' > /tmp/pulsedot.conf").status, 0)
         _ = try vm.run("kill -HUP \(pid)")
         try vm.waitForOutput(pid, containing: "<5>night blanking over: the screen comes back")
-        XCTAssertEqual(try vm.run("cat \(connector)/dpms").output.trimmingCharacters(in: .whitespacesAndNewlines), "On")
+        XCTAssertEqual(try vm.dpms("card0-Virtual-1"), "On")
         let morning = ScreenImage(try vm.stableScreendump { ScreenImage($0).centroid(of: (255, 59, 48)) != nil })
         XCTAssertEqual(try XCTUnwrap(morning.centroid(of: (255, 59, 48))).y, 400, accuracy: 1)
 
