@@ -27,9 +27,10 @@ final class NightBlanking {
         nextCheck = new.schedule.spans.isEmpty && !blanked ? nil : now
     }
 
-    /// The next check just after the next minute of the wall clock begins.
+    /// The next check just after the next minute of the wall clock begins (also while an edge
+    /// command is still to be reaped, the schedule emptied by a reload or not).
     func scheduleNext(now: MonotonicInstant, wall: Double) {
-        guard !settings.schedule.spans.isEmpty || blanked else {
+        guard !settings.schedule.spans.isEmpty || blanked || !commands.isEmpty else {
             nextCheck = nil
             return
         }

@@ -131,7 +131,6 @@ final class ScriptedSource: PositionSource {
 /// Uevents on cue: the test queues them, the loop takes them when the virtual wait says they came.
 final class ScriptedHotplug: HotplugEvents {
     private var queued: [UeventSocket.Received] = []
-    private(set) var taken = 0
     /// Never polled: VirtualWaiting reports readiness itself.
     var descriptor: Int32 { 1_000 }
 
@@ -139,7 +138,6 @@ final class ScriptedHotplug: HotplugEvents {
 
     func take() -> [UeventSocket.Received] {
         defer { queued = [] }
-        taken += queued.count
         return queued
     }
 }

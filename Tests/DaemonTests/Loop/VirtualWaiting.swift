@@ -48,12 +48,9 @@ final class VirtualWaiting: LoopWaiting {
 
     /// Uevents are waiting (a scripted action sets it; the wait that reports them clears it).
     var hotplugPending = false
-    /// The descriptors the loop last asked to be woken for uevents by.
-    private(set) var lastHotplugDescriptor: Int32?
 
     func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
               deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup {
-        lastHotplugDescriptor = hotplug
         waits += 1
         onWait?()
         if pendingSignals.isEmpty {
