@@ -64,7 +64,7 @@ let package = Package(
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Scene", "Syscall", "Systemd"]),
+        .target(name: "Daemon", dependencies: ["Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).
@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
-        .testTarget(name: "SyscallTests", dependencies: ["Syscall"]),
+        .testTarget(name: "SyscallTests", dependencies: ["CLinux", "Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster", "Syscall"]),
@@ -87,6 +87,6 @@ let package = Package(
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Bench", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Scene", "Positioning", "GPSD", "TileDecode", "Tiles"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Bench", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Metrics", "Scene", "Positioning", "GPSD", "TileDecode", "Tiles"]),
     ]
 )

@@ -19,6 +19,9 @@ static const uint32_t PD_MODE_TYPE_USERDEF = DRM_MODE_TYPE_USERDEF;
 static const uint32_t PD_OBJECT_CONNECTOR = DRM_MODE_OBJECT_CONNECTOR;
 static const uint32_t PD_OBJECT_PLANE = DRM_MODE_OBJECT_PLANE;
 static const uint64_t PD_PLANE_TYPE_PRIMARY = DRM_PLANE_TYPE_PRIMARY;
+static const uint64_t PD_DPMS_ON = DRM_MODE_DPMS_ON;
+static const uint64_t PD_DPMS_OFF = DRM_MODE_DPMS_OFF;
+static const uint64_t PD_LINK_STATUS_BAD = DRM_MODE_LINK_STATUS_BAD;
 
 /// Asks whether vblank works on the CRTC at `crtc_index` (its position in the resources' list),
 /// without waiting when `wait_frames` is 0; waits that many vblanks otherwise. 0 on success, else

@@ -1,5 +1,6 @@
 // Linux headers that Swift's Glibc module leaves out: the descriptors a single poll loop waits on,
-// the framebuffer and console structures whose exact C layout the fbdev ioctls copy, and mallopt.
+// the framebuffer and console structures whose exact C layout the fbdev ioctls copy, mallopt, and
+// netlink's address (kernel uevents for display hot-plug).
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <sys/eventfd.h>
@@ -7,3 +8,4 @@
 #include <linux/fb.h>
 #include <linux/kd.h>
 #include <malloc.h>
+#include <linux/netlink.h>

@@ -11,6 +11,7 @@ extension SettingsTable {
         case "display": return "Where frames go and how."
         case "map": return "What lies under the dot: a map image with `bounds`, a tiled map (`tiles`: an MBTiles file or a tile folder, decoded a few tiles at a time into a fixed cache), or a plain `background` around a `center` at a `zoom`."
         case "log": return "What the daemon writes to the journal."
+        case "metrics": return "The Prometheus metrics file for node_exporter's textfile collector (see docs/operations.md)."
         default: return ""
         }
     }

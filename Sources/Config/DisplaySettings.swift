@@ -50,6 +50,7 @@ public struct DisplaySettings: Sendable {
     public var composition: Composition = .auto
     public var fps: Double = 60
     public var pngFps: Double = 2
+    public var blanking = BlankingSettings()
 
     public init() {}
 

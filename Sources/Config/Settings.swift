@@ -9,6 +9,7 @@ public struct Settings: Sendable {
     public var display = DisplaySettings()
     public var map = MapSettings()
     public var log = LogSettings()
+    public var metrics = MetricsSettings()
     /// Where each key was last set (by `qualifiedName`): the lines that whole-configuration
     /// checks name, and how they tell a key given from one left at its default.
     public internal(set) var origins: [String: SettingOrigin] = [:]

@@ -21,18 +21,31 @@ public struct LoopEnvironment {
     public var notifier: SystemdNotifier?
     /// Where SIGUSR1 snapshots of a panel go.
     public var snapshotDirectory: String
+    /// Seconds since the Unix epoch, for the times the metrics file states and the blanking
+    /// schedule is read at.
+    public var wallClock: () -> Double
+    /// Minutes after local midnight at a wall-clock time: the blanking schedule's clock.
+    public var localMinuteOfDay: (Double) -> Int
+    /// Displays coming and going; nil: not heard (the display is found again only by retrying).
+    public var hotplug: (any HotplugEvents)?
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
                 makeSource: @escaping (SourceSettings, MonotonicInstant, @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource,
                 loadConfiguration: @escaping () throws -> Configuration,
-                notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".") {
+                notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
+                wallClock: @escaping () -> Double = { WallClock.now() },
+                localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) },
+                hotplug: (any HotplugEvents)? = nil) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
         self.loadConfiguration = loadConfiguration
         self.notifier = notifier
         self.snapshotDirectory = snapshotDirectory
+        self.wallClock = wallClock
+        self.localMinuteOfDay = localMinuteOfDay
+        self.hotplug = hotplug
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at
@@ -46,6 +59,12 @@ public struct LoopEnvironment {
         } catch {
             log.warning("systemd notification off: \(error)")
         }
+        var hotplug: KernelHotplug?
+        do {
+            hotplug = try KernelHotplug()
+        } catch {
+            log.warning("display hot-plug not heard (\(error)): an unplugged display is noticed only when it fails")
+        }
         return LoopEnvironment(
             waiting: PollWaiting(signals: signals),
             openDisplay: { settings, now in
@@ -55,7 +74,8 @@ public struct LoopEnvironment {
             makeSource: { (settings, now, emit) throws(SourceSetupError) in try makePositionSource(settings, now: now, emit: emit) },
             loadConfiguration: { try Configuration.load(path: options.configPath, overrides: options.overrides) },
             notifier: notifier,
-            snapshotDirectory: stateDirectory())
+            snapshotDirectory: stateDirectory(),
+            hotplug: hotplug)
     }
 
     /// systemd's `$STATE_DIRECTORY` (the unit's `StateDirectory=pulsedot`, /var/lib/pulsedot: the

@@ -10,12 +10,16 @@ public struct Wakeup: Sendable, Equatable {
     public var sourceEvents: Int16 = 0
     /// Signals that arrived, in order.
     public var signals: [Int32] = []
+    /// Kernel uevents are waiting (a display plugged, unplugged or changed).
+    public var hotplugReady = false
 
-    public init(frameDue: Bool = false, displayReady: Bool = false, sourceEvents: Int16 = 0, signals: [Int32] = []) {
+    public init(frameDue: Bool = false, displayReady: Bool = false, sourceEvents: Int16 = 0, signals: [Int32] = [],
+                hotplugReady: Bool = false) {
         self.frameDue = frameDue
         self.displayReady = displayReady
         self.sourceEvents = sourceEvents
         self.signals = signals
+        self.hotplugReady = hotplugReady
     }
 }
 
@@ -28,8 +32,9 @@ public protocol LoopWaiting: AnyObject {
     /// Ticks the frame timer `fps` times a second from now.
     func setFrameRate(_ fps: Double) throws(SyscallError)
     /// Blocks until the frame timer ticks (only when `frames`), `display` is readable, `source`
-    /// is ready for `sourceEvents`, a signal arrives, or `deadline` passes.
-    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16,
+    /// is ready for `sourceEvents`, `hotplug` (kernel uevents) is readable, a signal arrives, or
+    /// `deadline` passes.
+    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
               deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup
     /// Stops the timer and lets go of descriptors.
     func close()

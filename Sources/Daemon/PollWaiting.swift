@@ -2,7 +2,7 @@ import Glibc
 import Syscall
 
 /// The daemon's waiting: one `poll` over the signalfd, the frame timerfd, the display's and the
-/// source's descriptors, with the earliest deadline as its timeout. The descriptor array is
+/// source's descriptors and the uevent socket, with the earliest deadline as its timeout. The descriptor array is
 /// edited in place each time, so waiting allocates nothing (signals aside).
 public final class PollWaiting: LoopWaiting {
     private let signals: SignalDescriptor
@@ -12,7 +12,7 @@ public final class PollWaiting: LoopWaiting {
     /// `signals` must already block the handled signals (before any thread exists).
     public init(signals: SignalDescriptor) {
         self.signals = signals
-        descriptors = [pollfd](repeating: pollfd(fd: -1, events: Int16(POLLIN), revents: 0), count: 4)
+        descriptors = [pollfd](repeating: pollfd(fd: -1, events: Int16(POLLIN), revents: 0), count: 5)
     }
 
     public func now() -> MonotonicInstant { .now() }
@@ -23,7 +23,7 @@ public final class PollWaiting: LoopWaiting {
         timer = new
     }
 
-    public func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16,
+    public func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
                      deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup {
         descriptors[0].fd = signals.descriptor.rawValue
         // While nothing is drawn the timer is not polled: its expirations pile up harmlessly and
@@ -32,7 +32,8 @@ public final class PollWaiting: LoopWaiting {
         descriptors[2].fd = display ?? -1
         descriptors[3].fd = source
         descriptors[3].events = sourceEvents
-        for i in 0..<4 { descriptors[i].revents = 0 }
+        descriptors[4].fd = hotplug ?? -1
+        for i in 0..<5 { descriptors[i].revents = 0 }
         _ = try Poll.wait(&descriptors, timeoutMilliseconds: Poll.timeoutMilliseconds(until: deadline, now: .now()))
         var wakeup = Wakeup()
         if descriptors[0].revents != 0 {
@@ -41,6 +42,7 @@ public final class PollWaiting: LoopWaiting {
         if descriptors[1].revents != 0, let timer { wakeup.frameDue = try timer.expirations() > 0 }
         wakeup.displayReady = descriptors[2].revents != 0
         wakeup.sourceEvents = descriptors[3].revents
+        wakeup.hotplugReady = descriptors[4].revents != 0
         return wakeup
     }
 

@@ -37,7 +37,7 @@ public final class RunDaemon {
     /// A due ping was withheld because no frames are being drawn: until one is, the next frame
     /// (not the watchdog's deadline) is what wakes the loop.
     var watchdogWithheld = false
-    var configuration: Configuration
+    var configuration: Configuration { didSet { reloads.generation += 1 } }
     var settings: Settings { configuration.settings }
     var source: (any PositionSource)!
     var map: MapImage?
@@ -50,6 +50,12 @@ public final class RunDaemon {
     var running = true
     /// READY=1 was sent: STATUS updates before it would only be noise.
     var announced = false
+    let presentation = PresentationTracker()
+    let reloads = ReloadCounts()
+    let metricsFile: MetricsFile
+    let blanking: NightBlanking
+    /// The display last driven (name, mode), for the metrics' info while none is.
+    var lastDriven: (name: String, mode: String)?
 
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.
@@ -66,6 +72,8 @@ public final class RunDaemon {
         started = now
         counters = LoopCounters(now: now, summaryEvery: configuration.settings.log.summaryEvery)
         display = DisplayLifecycle(now: now)
+        metricsFile = MetricsFile(settings: configuration.settings.metrics, now: now)
+        blanking = NightBlanking(settings: configuration.settings.display.blanking, now: now)
         try environment.waiting.setFrameRate(configuration.settings.display.fps)
         map = try Self.loadMap(configuration.settings.map, log: log)
         source = try makeSource(configuration.settings.source, now: now)
@@ -101,14 +109,17 @@ public final class RunDaemon {
         let now = waiting.now()
         log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), \(settings.display.composition.inUse.phrase), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
-        tryDisplay(now: now)
+        // Started inside a blanking span, the screen is not lit even for a moment.
+        blankingDue(now: now)
+        if !blanking.blanked { tryDisplay(now: now) }
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
         announced = true
         while running {
             let wakeup: Wakeup
             do {
-                wakeup = try waiting.wait(frames: display.driven != nil, display: display.driven?.display.pollDescriptor,
-                                          source: source.descriptor, sourceEvents: source.pollEvents, deadline: nextDeadline())
+                wakeup = try waiting.wait(frames: display.driven != nil && !blanking.blanked, display: display.driven?.display.pollDescriptor,
+                                          source: source.descriptor, sourceEvents: source.pollEvents,
+                                          hotplug: environment.hotplug?.descriptor, deadline: nextDeadline())
             } catch {
                 log.error("\(error)")
                 shutdown()
@@ -117,10 +128,16 @@ public final class RunDaemon {
             let now = waiting.now()
             for signal in wakeup.signals { handle(signal: signal, now: now) }
             if wakeup.displayReady { displayEvents(now: now) }
+            if wakeup.hotplugReady { hotplugEvents(now: now) }
             if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
             source.tick(now: now)
             if wakeup.frameDue { frame() }
-            if let retryAt = display.retryAt, now >= retryAt { tryDisplay(now: now) }
+            presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
+            metricsDue(now: now)
+            if let retryAt = display.retryAt, now >= retryAt, !blanking.blanked {
+                if display.isDisconnected { reconnect(now: now) } else { tryDisplay(now: now) }
+            }
+            blankingDue(now: now)
             if let due = counters.nextSummary, now >= due { summary(now: now) }
             pingWatchdog(now: now)
         }
@@ -132,12 +149,14 @@ public final class RunDaemon {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
         // A withheld ping's deadline is past: folded in, it would only spin the loop.
         if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
-        return Poll.earliest(next, display.retryAt)
+        // While the screen is off a missing display is not looked for: it would light it.
+        next = Poll.earliest(next, blanking.blanked ? nil : display.retryAt)
+        return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
     }
 
     /// One frame: draw, present, measure, and act on a change of the truth.
     private func frame() {
-        guard let d = display.driven else { return }
+        guard let d = display.driven, !blanking.blanked else { return }
         // What the frame shows is of the moment it is drawn, after the source had its turn.
         let now = waiting.now()
         let damage = d.view.draw(at: now.seconds)
@@ -160,7 +179,7 @@ public final class RunDaemon {
 
     /// The display failed mid-run (unplugged, taken by another master): wait for it again.
     func lose(_ reason: String, now: MonotonicInstant) {
-        let name = display.driven?.displayName ?? ""
+        let name = (display.driven ?? display.parked)?.displayName ?? ""
         // A display that was driven a moment ago is likely back soon (a replug, a master let go).
         display.lose(reason, retryAt: now.advanced(by: .seconds(1)))
         log.warning("display \(name) lost: \(reason)", topic: "display")
@@ -171,15 +190,17 @@ public final class RunDaemon {
         guard let d = display.driven else { return }
         do {
             try d.display.handleEvents()
+            counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
         } catch {
             lose("\(error)", now: now)
         }
     }
 
-    /// Opens the configured output and starts it, or keeps waiting for it (said once per
-    /// distinct reason).
-    func tryDisplay(now: MonotonicInstant) {
-        let opened = environment.openDisplay(settings.display, now.seconds).flatMap { display in
+    /// Opens the configured output (or `displaySettings`) and starts it, or keeps waiting for it
+    /// (said once per distinct reason); returns why not, or nil when it is driven.
+    @discardableResult
+    func tryDisplay(now: MonotonicInstant, with displaySettings: DisplaySettings? = nil) -> String? {
+        let opened = environment.openDisplay(displaySettings ?? settings.display, now.seconds).flatMap { display in
             DrivenDisplay.start(display, now: now.seconds) { (w, h, lines) throws(SceneView.SetupError) in
                 try makeView(canvasWidth: w, canvasHeight: h, physicalHeight: lines)
             }
@@ -190,10 +211,12 @@ public final class RunDaemon {
             log.clear(topic: "display")
             log.info("output \(d.displayName): canvas \(d.canvasWidth)x\(d.canvasHeight), scale \(formatNumber(d.view.scale)) px/pt")
             sendStatus()
+            return nil
         case .failure(let unavailable):
             let news = display.wait(unavailable.description, retryAt: now.advanced(by: unavailable.recovery.retryDelay))
             log.warning("waiting for display: \(unavailable.description)", topic: "display")
             if news { sendStatus() }
+            return unavailable.description
         }
     }
 
@@ -214,7 +237,7 @@ public final class RunDaemon {
     private func shutdown() {
         notify { n throws(SyscallError) in try n.stopping(status: "stopping") }
         source.stop()
-        if let d = display.driven {
+        if let d = display.driven ?? display.parked {
             d.close()
             log.info("display released; the console is back")
         }

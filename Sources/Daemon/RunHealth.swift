@@ -19,13 +19,15 @@ extension RunDaemon {
     /// rate and source.
     func statusText() -> String {
         let output: String
-        if let d = display.driven {
+        if blanking.blanked {
+            output = "screen off for the night (blank \(blanking.settings.schedule))"
+        } else if let d = display.driven {
             output = d.displayName + " · " + settings.display.composition.inUse.phrase
         } else {
             output = "waiting for display (\(outputSetting)): \(display.waitingReason ?? "")"
         }
         let fps: String
-        if display.driven != nil, let measured = counters.measuredFps(at: waiting.now()) {
+        if display.driven != nil, !blanking.blanked, let measured = counters.measuredFps(at: waiting.now()) {
             fps = formatFixed(measured, 1) + " fps"
         } else {
             fps = formatNumber(settings.display.fps) + " fps set"
@@ -53,7 +55,8 @@ extension RunDaemon {
     /// driven, frames are being drawn. Display flips are not asked: a panel that is off stops
     /// them, and that is no reason to be restarted.
     func isHealthy(now: MonotonicInstant) -> Bool {
-        guard display.driven != nil else { return true }
+        // Off for the night, drawing nothing is what it should do.
+        guard display.driven != nil, !blanking.blanked else { return true }
         let allowed = max(2.0, 10 / settings.display.fps)
         return counters.lastFrameAt.duration(to: now).seconds < allowed
     }

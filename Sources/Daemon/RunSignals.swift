@@ -15,7 +15,7 @@ extension RunDaemon {
             log.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
             running = false
         case SIGHUP:
-            reload(now: now)
+            countedReload(now: now)
         case SIGUSR1:
             snapshot()
         default:

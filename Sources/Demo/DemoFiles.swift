@@ -76,6 +76,10 @@ public struct DemoFiles: Sendable {
         background = \(formatColor(DemoMap.land))
         follow = center
 
+        [metrics]
+        # A demo is no fleet's screen: nothing for node_exporter.
+        textfile = none
+
         """
     }
 

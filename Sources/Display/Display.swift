@@ -14,6 +14,9 @@ public protocol Display: AnyObject {
     var canvasHeight: Int { get }
     /// The panel's physical lines, which choose the default `scale`.
     var physicalHeight: Int { get }
+    /// The mode driven, as `pulsedot probe` and the configuration write it: "1024x768@60" for a
+    /// KMS mode, the frame size "1280x800" where there is no refresh to tell.
+    var modeDescription: String { get }
     /// The pixel format the display scans out (the canvas itself is always XRGB8888).
     var scanoutFormat: PixelFormat { get }
     /// The logical canvas: an XRGB8888 frame in RAM of the canvas size, never scan-out memory.
@@ -38,6 +41,19 @@ public protocol Display: AnyObject {
     /// `frame` says which moment the canvas shows.
     func present(damage: Rect, frame: FrameStamp) throws
     func handleEvents() throws
+    /// Frames that reached the screen so far and the time spent waiting for it to take them.
+    var presentation: PresentationCount { get }
+    /// The device node whose kernel uevents concern this display ("/dev/dri/card0"); nil: it has
+    /// none (a framebuffer, files).
+    var hotplugDevice: String? { get }
+    /// Looks at the driven output again after a uevent for `hotplugDevice`, without probing the
+    /// monitor anew (the kernel has just done that).
+    func recheckConnector() throws -> ConnectorCheck
+    /// Night blanking: switches the panel off (or, where it cannot be, shows black) until
+    /// `unblank()`; the caller draws nothing meanwhile.
+    func blank() throws -> BlankOutcome
+    /// Switches the panel back on; the caller then presents the whole canvas.
+    func unblank() throws
     /// Takes an extra frame into the display's own record at the next `present` and returns
     /// true, when the display keeps frames (PNG files); false: the caller writes a snapshot.
     func recordNextFrame() -> Bool

@@ -14,10 +14,18 @@ public final class NullDisplay: Display {
 
     public var displayName: String { "none \(canvasWidth)x\(canvasHeight)" }
     public var physicalHeight: Int { canvasHeight }
+    public var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
     public var scanoutFormat: PixelFormat { .xrgb8888 }
     public var canvas: PixelBuffer { own.buffer() }
     public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
     public func start() {}
-    public func present(damage: Rect, frame: FrameStamp) {}
+    /// Discarding is all this display does with a frame, so every present is one done.
+    public private(set) var presentation = PresentationCount()
+    public func present(damage: Rect, frame: FrameStamp) { presentation.presented += 1 }
     public func close() {}
+    public func blank() -> BlankOutcome { .nothingToSwitch }
+    /// No connector: nothing is ever unplugged.
+    public var hotplugDevice: String? { nil }
+    public func recheckConnector() -> ConnectorCheck { .connected }
+    public func unblank() {}
 }

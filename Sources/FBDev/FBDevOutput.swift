@@ -9,8 +9,10 @@ import Syscall
 ///
 /// When the virtual screen holds two screens and the driver pans, frames alternate between them
 /// with FBIOPAN_DISPLAY (the back one gets two frames' damage); otherwise the visible screen is
-/// updated in place. FBIO_WAITFORVSYNC paces where the driver has it; elsewhere the caller's frame
-/// timer does.
+/// updated in place. Where the driver has FBIO_WAITFORVSYNC, a pan counts as shown once the next
+/// vblank has passed and an in-place copy waits for one; the wait runs on a thread of its own
+/// (`VSyncWaiter`), its end arrives on `pollDescriptor`, and a wait that overruns `vsyncBound`
+/// leaves the pacing to the caller's frame timer, said once. Without it the timer paces alone.
 ///
 /// Life: `init` (read the screen information, check the layout, map) → draw the first frame into
 /// `canvas` → `start()` → per frame: draw, `present(damage:)` → `close()` on every exit path (pans
@@ -22,6 +24,8 @@ public final class FBDevOutput: Display {
         /// Pans refused with EBUSY (damage kept for the next frame).
         public var busy = 0
         public var vsyncWaits = 0
+        /// Frames whose damage waited because a vblank wait was still under way.
+        public var deferred = 0
         /// Framebuffer pixels written after the initial fill.
         public var pixelsCopied = 0
     }
@@ -39,6 +43,7 @@ public final class FBDevOutput: Display {
     public private(set) var strategy: FBDevStrategy
     public private(set) var pacing: FBDevPacing = .timer
     public private(set) var statistics = Statistics()
+    public private(set) var presentation = PresentationCount()
     /// The virtual console put into graphics mode while the framebuffer is driven, so its cursor
     /// and messages never land on the dot; nil: leave the console alone (tests, a second screen).
     public var console: VirtualConsole?
@@ -56,9 +61,18 @@ public final class FBDevOutput: Display {
     private var started = false
     private var closed = false
     private var panned = false
+    /// Night blanking powered the screen down with FBIOBLANK.
+    private var poweredDown = false
     private let log: (String) -> Void
-    /// Monotonic nanoseconds: tells a real vsync wait from one that returns at once.
+    /// Monotonic nanoseconds: tells a real vsync wait from one that returns at once, and one
+    /// that overruns.
     private let clock: () -> Int64
+    private var vsync: VSyncWaiter?
+    /// In place: the damage is copied when the vblank asked for has come.
+    private var copyAfterVSync = false
+    /// The longest a vblank wait may take before the frame timer paces instead: a few frames even
+    /// at 24 Hz, and far from anything a working driver does.
+    public static let vsyncBound: Int64 = 200_000_000
 
     public var canvas: PixelBuffer { shadow.buffer() }
 
@@ -67,8 +81,8 @@ public final class FBDevOutput: Display {
         shadow.adopt(frame)
     }
 
-    /// Nothing to poll: a framebuffer has no events.
-    public var pollDescriptor: Int32? { nil }
+    /// The end of a vblank wait, while FBIO_WAITFORVSYNC paces; nothing else to poll.
+    public var pollDescriptor: Int32? { pacing == .vsync && started ? vsync?.descriptor : nil }
     /// "/dev/fb0 (bochs-drmdrmfb)": how messages name this output.
     public var name: String { Self.name(device.path, fixed) }
 
@@ -192,24 +206,48 @@ public final class FBDevOutput: Display {
             let (_, why) = Self.panning(original, fixed)
             reason = update == .auto ? "damage in place: \(why)" : "damage in place (configured)"
         }
-        do {
-            // Where the wait returns at once, pacing by it would be no pacing at all.
-            let waits = try device.vsyncWaitsForAFrame(clock: clock)
-            statistics.vsyncWaits += 2
-            if waits {
-                pacing = .vsync
-                reason += "; paced by FBIO_WAITFORVSYNC"
-            } else {
-                pacing = .timer
-                reason += "; FBIO_WAITFORVSYNC returns at once (no vblank interrupt): the frame timer paces"
-            }
-        } catch {
-            if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
-            pacing = .timer
-            reason += "; no FBIO_WAITFORVSYNC (\(error.message)): the frame timer paces"
-        }
+        reason += "; " + probeVSync()
         started = true
+        log("\(name): framebuffers send no hot-plug events: an unplugged monitor goes unnoticed (KMS output hears it)")
         log("\(name): \(reason)")
+    }
+
+    /// Whether FBIO_WAITFORVSYNC waits for a frame (DRM's fbdev emulation answers at once on
+    /// drivers without a vblank interrupt), asked through the waiter with a bound so a driver that
+    /// never answers cannot hold up the start; sets `pacing` and says why. Two waits: the first
+    /// ends at a vblank, so the second lasts a whole frame where the driver really waits.
+    private func probeVSync() -> String {
+        let waiter: VSyncWaiter
+        do {
+            waiter = try VSyncWaiter(device: device, name: device.path)
+        } catch {
+            pacing = .timer
+            return "no thread for FBIO_WAITFORVSYNC (\(error.message)): the frame timer paces"
+        }
+        vsync = waiter
+        var spans: [Int64] = []
+        for _ in 0..<2 {
+            let begin = clock()
+            waiter.begin(at: begin)
+            guard let outcome = waiter.awaitFinished(timeoutMilliseconds: Int32(Self.vsyncBound / 1_000_000)) else {
+                waiter.abandon()
+                pacing = .timer
+                return "FBIO_WAITFORVSYNC did not return within \(Self.vsyncBound / 1_000_000) ms: the frame timer paces"
+            }
+            if case .failed(let error) = outcome {
+                pacing = .timer
+                return "no FBIO_WAITFORVSYNC (\(error.message)): the frame timer paces"
+            }
+            statistics.vsyncWaits += 1
+            spans.append(clock() - begin)
+        }
+        // Where the wait returns at once, pacing by it would be no pacing at all.
+        guard spans[1] >= shortestFrameNanoseconds else {
+            pacing = .timer
+            return "FBIO_WAITFORVSYNC returns at once (no vblank interrupt): the frame timer paces"
+        }
+        pacing = .vsync
+        return "paced by FBIO_WAITFORVSYNC"
     }
 
     // MARK: Frames
@@ -218,19 +256,41 @@ public final class FBDevOutput: Display {
         precondition(started && !closed, "FBDevOutput.present before start() or after close()")
         statistics.presents += 1
         damage.add(rect)
+        if pacing == .vsync, let since = vsync?.outstandingSince {
+            guard clock() - since > Self.vsyncBound else {
+                // The screen written last may still be on its way out: this damage waits.
+                statistics.deferred += 1
+                return
+            }
+            vsync?.abandon()
+            pacing = .timer
+            log("\(name): FBIO_WAITFORVSYNC did not return within \(Self.vsyncBound / 1_000_000) ms; the frame timer paces from now on")
+            if copyAfterVSync {
+                copyAfterVSync = false
+                copyInPlace()
+            }
+        }
         if damage.current.isEmpty { return }
         switch strategy {
-        case .damage: try presentInPlace()
+        case .damage: presentInPlace()
         case .flip: try presentByPanning()
         }
     }
 
-    private func presentInPlace() throws(FBDevError) {
+    private func presentInPlace() {
         // Written just after a vblank, a small dot's area is done before the beam reaches it.
-        try waitForVSync()
+        if pacing == .vsync, vsync?.begin(at: clock()) == true {
+            copyAfterVSync = true
+            return
+        }
+        copyInPlace()
+    }
+
+    private func copyInPlace() {
         let frame = canvas
         statistics.pixelsCopied += layout.copy(region: damage.current, from: frame, to: screens[0], rotation: rotation).area
         damage.endFrame()
+        presentation.presented += 1
     }
 
     private func presentByPanning() throws(FBDevError) {
@@ -251,23 +311,62 @@ public final class FBDevOutput: Display {
         front = back
         damage.endFrame()
         // Drivers latch a pan at the next vblank: until then the old front may still be scanned
-        // out, and the next frame writes it. Waiting here keeps that write off the screen.
-        try waitForVSync()
+        // out, and the next frame would write it. So the pan counts as shown, and the next frame
+        // is written, once that vblank has passed.
+        if pacing == .vsync, vsync?.begin(at: clock()) == true { return }
+        presentation.presented += 1
     }
 
-    private func waitForVSync() throws(FBDevError) {
-        guard pacing == .vsync else { return }
-        do {
-            try device.waitForVSync()
+    /// The end of a vblank wait: the pan before it is shown, or the in-place copy waiting for it
+    /// is made now, just after the vblank. A failed wait leaves the pacing to the frame timer.
+    public func handleEvents() throws(FBDevError) {
+        guard let waiter = vsync, let since = waiter.outstandingSince, let outcome = waiter.finished() else { return }
+        presentation.add(waited: clock() - since)
+        switch outcome {
+        case .vblank:
             statistics.vsyncWaits += 1
-        } catch {
+            if !copyAfterVSync { presentation.presented += 1 }
+        case .failed(let error):
             if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
             pacing = .timer
             log("\(name): FBIO_WAITFORVSYNC failed (\(error.message)); the frame timer paces from now on")
         }
+        if copyAfterVSync {
+            copyAfterVSync = false
+            copyInPlace()
+        }
     }
 
-    public func handleEvents() throws(FBDevError) {}
+    // MARK: Night blanking
+
+    /// FBIOBLANK powerdown; where the driver refuses it (efifb, simplefb), every screen is painted
+    /// black instead. A copy waiting for a vblank is dropped: its damage is redrawn at unblank.
+    public func blank() throws(FBDevError) -> BlankOutcome {
+        precondition(started && !closed, "FBDevOutput.blank before start() or after close()")
+        copyAfterVSync = false
+        do {
+            try device.setBlanked(true)
+            poweredDown = true
+            return .poweredDown
+        } catch {
+            if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
+            for s in screens {
+                for y in 0..<s.height { s.row(y).initializeMemory(as: UInt8.self, repeating: 0, count: s.width * layout.bytesPerPixel) }
+            }
+            return .black(reason: "\(name): FBIOBLANK refused (\(error.message)); the screen shows black instead")
+        }
+    }
+
+    /// Powers the screen up again; the caller then presents the whole canvas.
+    public func unblank() throws(FBDevError) {
+        guard poweredDown else { return }
+        do {
+            try device.setBlanked(false)
+            poweredDown = false
+        } catch {
+            throw FBDevError.classify(error, device: name)
+        }
+    }
 
     /// The screen being shown, 0 or 1 (flip).
     public var frontScreen: Int { front }
@@ -284,6 +383,7 @@ public final class FBDevOutput: Display {
                 log("\(name): could not pan back to the console's screen: \(error)")
             }
         }
+        vsync?.close()
         device.close()
         // Text mode last: the console redraws itself on the screen it was panned back to.
         console?.leaveGraphics()

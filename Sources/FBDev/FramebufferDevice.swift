@@ -18,6 +18,9 @@ public protocol FramebufferDevice: AnyObject {
     /// FBIO_WAITFORVSYNC on the first CRTC: returns after the next vertical blank. ENOTTY, EINVAL
     /// or EOPNOTSUPP: the driver cannot tell.
     func waitForVSync() throws(SyscallError)
+    /// FBIOBLANK: powers the screen down (`true`) or up again. EINVAL: the driver cannot (efifb,
+    /// simplefb).
+    func setBlanked(_ blanked: Bool) throws(SyscallError)
     /// Unmaps (if mapped) and closes the device.
     func close()
 }

@@ -19,6 +19,9 @@ public final class LinuxFramebuffer: FramebufferDevice {
     static let getFixed = UInt(FBIOGET_FSCREENINFO)
     static let panDisplay = UInt(FBIOPAN_DISPLAY)
     static let waitForVSync: UInt = (1 << 30) | (UInt(MemoryLayout<UInt32>.size) << 16) | (0x46 << 8) | 0x20
+    static let blank = UInt(FBIOBLANK)
+    static let blankPowerdown = Int32(FB_BLANK_POWERDOWN)
+    static let blankUnblank = Int32(FB_BLANK_UNBLANK)
 
     /// Opens `path` read-write (mapping it shared for writing needs both).
     public init(path: String) throws(SyscallError) {
@@ -74,6 +77,11 @@ public final class LinuxFramebuffer: FramebufferDevice {
     public func waitForVSync() throws(SyscallError) {
         var crtc: UInt32 = 0
         try fd.ioctl(Self.waitForVSync, "FBIO_WAITFORVSYNC", &crtc)
+    }
+
+    public func setBlanked(_ blanked: Bool) throws(SyscallError) {
+        // The level is the ioctl's argument itself, not a pointer to it.
+        _ = try fd.ioctl(Self.blank, "FBIOBLANK", value: blanked ? Self.blankPowerdown : Self.blankUnblank)
     }
 
     public func close() {

@@ -32,6 +32,20 @@ public struct SavedCrtc: Sendable {
 /// terms it needs them. `LibDRMCard` talks to a real device through libdrm; the unit tests use an
 /// in-memory card. Failures are `SyscallError`s naming the call; `KMSError.classify` turns them
 /// into what the caller should do (wait, find the card again, give up).
+/// A connector as the kernel last probed it: what a hot-plug check reads.
+public struct ConnectorState: Sendable {
+    public var state: ConnectionState
+    /// `link-status` is BAD: the link failed and wants a modeset.
+    public var linkBad: Bool
+    public var modes: [DisplayMode]
+
+    public init(state: ConnectionState, linkBad: Bool = false, modes: [DisplayMode] = []) {
+        self.state = state
+        self.linkBad = linkBad
+        self.modes = modes
+    }
+}
+
 public protocol DRMCard: AnyObject {
     /// The device path ("/dev/dri/card0"), for every message.
     var path: String { get }
@@ -70,6 +84,12 @@ public protocol DRMCard: AnyObject {
     func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool
     /// Reads pending events; returns how many page flips completed (0 when none was pending).
     func handleEvents() throws(SyscallError) -> Int
+    /// The connector's state as the kernel last probed it (drmModeGetConnectorCurrent: no new
+    /// probe, which can stall for the DDC of a monitor) and whether its `link-status` is BAD.
+    func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState
+    /// Sets the connector's legacy DPMS property: On, or Off (the panel powered down, the CRTC's
+    /// state kept for On). ENOENT: the connector has no DPMS property.
+    func setDPMS(connector: UInt32, on: Bool) throws(SyscallError)
     /// Releases the device. Buffers must have been destroyed first.
     func close()
 }

@@ -6,6 +6,8 @@ extension KMSOutput {
     /// "/dev/dri/card0 (bochs) Virtual-1 1024x768": for STATUS and the log.
     public var displayName: String { "\(name) \(mode)" }
     public var physicalHeight: Int { mode.height }
+    public var modeDescription: String { mode.description }
+    public var hotplugDevice: String? { card.path }
     public var scanoutFormat: PixelFormat { format }
 
     public func present(damage: Rect, frame: FrameStamp) throws(KMSError) {

@@ -36,6 +36,9 @@ public final class KMSOutput: Display {
     public private(set) var strategy: UpdateStrategy = .flip
     public private(set) var strategyReason = ""
     public private(set) var statistics = Statistics()
+    public private(set) var presentation = PresentationCount()
+    /// When the flip in flight was queued: its completion event ends the display's wait.
+    private var flipQueuedAt = MonotonicInstant(nanoseconds: 0)
 
     public var canvasWidth: Int { shadow.width }
     public var canvasHeight: Int { shadow.height }
@@ -49,6 +52,10 @@ public final class KMSOutput: Display {
     private var started = false
     private var closed = false
     private var dirtyWorks = true
+    /// Night blanking switched the connector off with DPMS (and must switch it on again).
+    private var poweredDown = false
+    /// A hot-plug check found the connector unplugged: it gets its mode again when it is back.
+    private var unplugged = false
     private let log: (String) -> Void
     private let clock: () -> MonotonicInstant
     /// The longest `close()` waits for the event of a flip in flight.
@@ -161,13 +168,19 @@ public final class KMSOutput: Display {
         let written = canvas.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
         statistics.pixelsCopied += written.area
         damage.endFrame()
-        guard dirtyWorks else { return }
+        // Without DirtyFB the scan-out buffer is what the controller reads: written is shown.
+        guard dirtyWorks else {
+            presentation.presented += 1
+            return
+        }
         do {
             try card.dirty(framebuffer: buffers[0].framebuffer, clip: written)
             statistics.dirtyCalls += 1
+            presentation.presented += 1
         } catch {
             if error.errno == ENOSYS || error.errno == EOPNOTSUPP {
                 dirtyWorks = false
+                presentation.presented += 1
                 log("\(name): DirtyFB failed (\(error.message)); no longer calling it")
                 return
             }
@@ -198,6 +211,7 @@ public final class KMSOutput: Display {
             throw KMSError.classify(error, device: card.path)
         }
         statistics.flips += 1
+        flipQueuedAt = clock()
         flipPending = true
         front = back
         damage.endFrame()
@@ -206,11 +220,78 @@ public final class KMSOutput: Display {
     public func handleEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
-        if completed > 0 { flipPending = false }
+        if completed > 0 {
+            if flipPending { presentation.add(waited: flipQueuedAt.duration(to: clock()).nanoseconds) }
+            presentation.presented &+= UInt64(completed)
+            flipPending = false
+        }
     }
 
     /// Whether a flip is queued and its event not yet read.
     public var isFlipPending: Bool { flipPending }
+
+    // MARK: Hot-plug
+
+    /// After a uevent for this card: the connector is still there, gone, or back (or its link
+    /// failed), in which case the same mode is set again — if the monitor there now offers it —
+    /// and the caller presents the whole canvas.
+    public func recheckConnector() throws(KMSError) -> ConnectorCheck {
+        precondition(started && !closed, "KMSOutput.recheckConnector before start() or after close()")
+        let now: ConnectorState
+        do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
+        if now.state == .disconnected {
+            unplugged = true
+            return .disconnected
+        }
+        guard now.linkBad || unplugged else { return .connected }
+        // The monitor there now may be another: its own timings for the mode driven, if it has it.
+        let same = now.modes.first { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }
+        guard let same else { return .modeGone }
+        finishPendingFlip()
+        do {
+            try card.setCrtc(crtc.id, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: same)
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+        unplugged = false
+        return .modesetAgain
+    }
+
+    // MARK: Night blanking
+
+    /// DPMS Off on the connector (legacy KMS keeps the CRTC's mode for On). Where the connector
+    /// has no DPMS or refuses it, the screen is painted black instead. A flip in flight is let
+    /// finish first, so no buffer is still queued for a screen being switched off.
+    public func blank() throws(KMSError) -> BlankOutcome {
+        precondition(started && !closed, "KMSOutput.blank before start() or after close()")
+        finishPendingFlip()
+        do {
+            try card.setDPMS(connector: connector.id, on: false)
+            poweredDown = true
+            return .poweredDown
+        } catch {
+            if error.errno == ENODEV || error.errno == ENXIO || error.errno == EACCES || error.errno == EPERM {
+                throw KMSError.classify(error, device: card.path)
+            }
+            let shown = buffers[front]
+            for y in 0..<shown.pixels.height {
+                shown.pixels.row(y).initializeMemory(as: UInt8.self, repeating: 0, count: shown.pixels.width * shown.pixels.format.bytesPerPixel)
+            }
+            if dirtyWorks { try? card.dirty(framebuffer: shown.framebuffer, clip: Rect(x: 0, y: 0, width: mode.width, height: mode.height)) }
+            return .black(reason: "\(name): DPMS Off failed (\(error.message)); the screen shows black instead")
+        }
+    }
+
+    /// DPMS On again; the caller then presents the whole canvas.
+    public func unblank() throws(KMSError) {
+        guard poweredDown else { return }
+        do {
+            try card.setDPMS(connector: connector.id, on: true)
+            poweredDown = false
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+    }
 
     // MARK: Leaving
 

@@ -125,6 +125,11 @@ public final class LibDRMCard: DRMCard {
         }
     }
 
+    /// The value of the object's property `name`, or nil when it has none.
+    private func numericProperty(object: UInt32, type: UInt32, named name: String) -> UInt64? {
+        propertyLookup(object: object, type: type, named: name) { _, value in value }
+    }
+
     private func propertyLookup<T>(object: UInt32, type: UInt32, named name: String,
                                    _ read: (drmModePropertyRes, UInt64) -> T?) -> T? {
         let raw = fd.rawValue
@@ -252,6 +257,31 @@ public final class LibDRMCard: DRMCard {
         var c = drmModeClip(x1: UInt16(clamping: clip.x), y1: UInt16(clamping: clip.y),
                             x2: UInt16(clamping: clip.maxX), y2: UInt16(clamping: clip.maxY))
         try negativeErrnoCall("drmModeDirtyFB", path) { drmModeDirtyFB(raw, framebuffer, &c, 1) }
+    }
+
+    public func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState {
+        let raw = fd.rawValue
+        let c = try pointerCall("drmModeGetConnectorCurrent", "\(path) connector \(connector)") { drmModeGetConnectorCurrent(raw, connector) }
+        defer { drmModeFreeConnector(c) }
+        let state: ConnectionState
+        switch c.pointee.connection {
+        case DRM_MODE_CONNECTED: state = .connected
+        case DRM_MODE_DISCONNECTED: state = .disconnected
+        default: state = .unknown
+        }
+        let link = numericProperty(object: connector, type: PD_OBJECT_CONNECTOR, named: "link-status")
+        let modes = UnsafeBufferPointer(start: c.pointee.modes, count: Int(c.pointee.count_modes)).map(Self.mode)
+        return ConnectorState(state: state, linkBad: link == PD_LINK_STATUS_BAD, modes: modes)
+    }
+
+    public func setDPMS(connector: UInt32, on: Bool) throws(SyscallError) {
+        guard let property = propertyLookup(object: connector, type: PD_OBJECT_CONNECTOR, named: "DPMS", { prop, _ in prop.prop_id }) else {
+            throw SyscallError(call: "drmModeConnectorSetProperty DPMS", object: "\(path) connector \(connector): no DPMS property", errno: ENOENT)
+        }
+        let raw = fd.rawValue
+        try negativeErrnoCall("drmModeConnectorSetProperty DPMS", path) {
+            drmModeConnectorSetProperty(raw, connector, property, on ? PD_DPMS_ON : PD_DPMS_OFF)
+        }
     }
 
     public func waitVBlank(crtcIndex: Int, frames: Int) -> Int32 {

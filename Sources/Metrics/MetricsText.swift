@@ -10,6 +10,14 @@ public struct MetricsText {
 
     public init() {}
 
+    /// Empties the text for the next rendering, keeping its storage: a daemon that writes its
+    /// metrics every few seconds reuses one buffer instead of growing a new one each time.
+    public mutating func removeAll() {
+        text.removeAll(keepingCapacity: true)
+        open = nil
+        closed.removeAll(keepingCapacity: true)
+    }
+
     /// A count that only goes up; its name ends in `_total`, as Prometheus's conventions ask.
     public mutating func counter(_ name: String, help: String, value: UInt64, labels: KeyValuePairs<String, String> = [:]) {
         precondition(name.hasSuffix("_total"), "counter \(name) must end in _total")

@@ -46,11 +46,20 @@ public final class PNGFrames: Display {
 
     public var displayName: String { "png:\(directory) \(canvasWidth)x\(canvasHeight)" }
     public var physicalHeight: Int { canvasHeight }
+    public var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
     public var scanoutFormat: PixelFormat { .xrgb8888 }
     public var canvas: PixelBuffer { own.buffer() }
     public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
     public func start() {}
     public func close() {}
+    /// No frames are written while blanked: a testbed sees the gap.
+    public func blank() -> BlankOutcome { .nothingToSwitch }
+    /// Files have no connector to unplug.
+    public var hotplugDevice: String? { nil }
+    public func recheckConnector() -> ConnectorCheck { .connected }
+    public func unblank() {}
+    /// A frame counts as presented once its file and its line are written.
+    public private(set) var presentation = PresentationCount()
 
     public func recordNextFrame() -> Bool {
         extraWanted = true
@@ -65,6 +74,7 @@ public final class PNGFrames: Display {
         extraWanted = false
         do {
             let path = try write(canvas, showing: frame, regular: !extra)
+            presentation.presented += 1
             if extra { log.notice("snapshot: \(path)") }
             if failing {
                 failing = false

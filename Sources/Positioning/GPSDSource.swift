@@ -7,10 +7,14 @@ public final class GPSDSource: PositionSource {
     private let client: GPSDClient
     public let name: String
     public let staleAfter: Double
+    private let sky: SkyCount
 
     public init(endpoint: GPSDEndpoint, settings: SourceSettings, emit: @escaping (FeedEvent) -> Void) throws(SourceSetupError) {
         let configuration = GPSDClient.Configuration(endpoint: endpoint, device: settings.gpsDevice,
                                                      silenceTimeout: .nanoseconds(Int64(settings.silenceTimeout * 1e9)))
+        let sky = SkyCount()
+        self.sky = sky
+        let device = settings.gpsDevice
         do {
             client = try GPSDClient(configuration: configuration) { event in
                 switch event {
@@ -24,7 +28,13 @@ public final class GPSDSource: PositionSource {
                     }
                 case .warning(let text):
                     emit(.log(.warning, text, topic: nil))
-                case .noFix, .sky, .gst:
+                case .sky(let report):
+                    // SKY has no device filter of its own in the client: a second receiver's
+                    // satellites are not this fix's.
+                    if let used = report.satellitesUsed, device == nil || report.device == nil || report.device == device {
+                        sky.used = used
+                    }
+                case .noFix, .gst:
                     break
                 }
             }
@@ -44,4 +54,10 @@ public final class GPSDSource: PositionSource {
     public func tick(now: MonotonicInstant) { client.tick(now: now) }
     public var reconnects: Int { max(client.statistics.connections - 1, 0) }
     public var skippedLines: Int { client.statistics.skipped.total }
+    public var satellitesUsed: Int? { sky.used }
+}
+
+/// The last SKY's count, kept where the client's event closure can write it.
+private final class SkyCount {
+    var used: Int?
 }

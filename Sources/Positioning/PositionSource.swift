@@ -34,6 +34,9 @@ public protocol PositionSource: AnyObject {
     var reconnects: Int { get }
     /// Lines skipped: lines the source could not use.
     var skippedLines: Int { get }
+    /// Satellites used in the fix, as the receiver last reported them (gpsd's SKY); nil: never
+    /// reported (a fixed position, a replay, a gpsd that sends no SKY).
+    var satellitesUsed: Int? { get }
 }
 
 extension PositionSource {
@@ -46,6 +49,7 @@ extension PositionSource {
     public func tick(now: MonotonicInstant) {}
     public var reconnects: Int { 0 }
     public var skippedLines: Int { 0 }
+    public var satellitesUsed: Int? { nil }
 }
 
 /// A source that cannot be set up, as one line naming the key.

@@ -50,6 +50,17 @@ public final class ResultQueue<Output: Sendable>: Sendable {
         }
     }
 
+    /// Moves everything posted since the last call into `results` (emptied first), keeping both
+    /// lists' storage: for a caller that takes a result every frame and must not allocate.
+    public func takeResults(into results: inout [Output]) {
+        _ = try? events.drain()
+        results.removeAll(keepingCapacity: true)
+        pending.withLock { (p: inout Pending) in
+            results.append(contentsOf: p.outputs)
+            p.outputs.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// Closes the descriptor; later posts are dropped. A job still running may post safely.
     public func close() {
         pending.withLock { (p: inout Pending) in

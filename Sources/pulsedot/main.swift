@@ -14,6 +14,7 @@ let commands: [Command] = [
     Command(usage: watchUsage, run: watchCommand),
     Command(usage: runUsage, run: runCommand),
     Command(usage: checkConfigUsage, run: checkConfigCommand),
+    Command(usage: statusUsage, run: statusCommand),
     Command(usage: benchUsage, run: benchCommand),
 ]
 

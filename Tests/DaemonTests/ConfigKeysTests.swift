@@ -12,14 +12,16 @@ import XCTest
 /// error for what it refuses.
 final class ConfigKeysTests: XCTestCase {
     func testEveryKeyOfIssueFive() {
-        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log"])
+        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log", "metrics"])
         XCTAssertEqual(SettingsTable.keys(in: "source").map(\.name),
                        ["gpsd", "position", "replay", "replaySpeed", "gpsDevice", "staleAfter", "silenceTimeout"])
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),
-                       ["output", "device", "connector", "mode", "format", "rotation", "update", "composition", "fps", "pngFps"])
+                       ["output", "device", "connector", "mode", "format", "rotation", "update", "composition", "fps", "pngFps",
+                        "blank", "blankCommand", "unblankCommand"])
         XCTAssertEqual(SettingsTable.keys(in: "map").map(\.name),
                        ["image", "bounds", "background", "center", "zoom", "follow", "offMap", "tiles", "tileScheme", "cacheMegabytes", "attribution"])
         XCTAssertEqual(SettingsTable.keys(in: "log").map(\.name), ["level", "summaryEvery"])
+        XCTAssertEqual(SettingsTable.keys(in: "metrics").map(\.name), ["textfile", "every"])
         XCTAssertEqual(Set(SettingsTable.keys.map(\.qualifiedName)).count, SettingsTable.keys.count, "no key twice")
         XCTAssertEqual(Set(SettingsTable.keys.map(\.section)), Set(SettingsTable.sections), "no key outside the sections")
         for key in SettingsTable.keys {
@@ -54,6 +56,8 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(s.map.offMap, .hide)
         XCTAssertEqual(s.log.level, .info)
         XCTAssertEqual(s.log.summaryEvery, 60)
+        XCTAssertEqual(s.metrics.textfile, "/run/pulsedot/metrics.prom")
+        XCTAssertEqual(s.metrics.every, 10)
         let shown = Dictionary(uniqueKeysWithValues: SettingsTable.keys.map { ($0.qualifiedName, $0.defaultText) })
         XCTAssertEqual(shown["source.gpsd"], "127.0.0.1:2947")
         XCTAssertEqual(shown["source.position"], "none")
@@ -201,6 +205,47 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(LogLevel.allCases.map(\.syslogPriority), [3, 4, 5, 6, 7])
     }
 
+    func testBlanking() throws {
+        let s = try settings("display.blank=23:00-05:30, 12:15-13:00", "display.blankCommand=cec-ctl --standby")
+        XCTAssertEqual(s.display.blanking.schedule.spans, [.init(start: 1380, end: 330), .init(start: 735, end: 780)])
+        XCTAssertEqual(s.display.blanking.schedule.description, "23:00-05:30,12:15-13:00")
+        XCTAssertEqual(s.display.blanking.blankCommand, "cec-ctl --standby")
+        XCTAssertNil(s.display.blanking.unblankCommand)
+        let schedule = s.display.blanking.schedule
+        // Across midnight: on from 23:00 up to, not including, 05:30.
+        XCTAssertEqual([1379, 1380, 0, 329, 330, 734, 735, 779, 780].map { schedule.blanks(minuteOfDay: $0) },
+                       [false, true, true, true, false, false, true, true, false])
+        XCTAssertEqual(try settings("display.blank=18:00-24:00").display.blanking.schedule.spans, [.init(start: 1080, end: 1440)])
+        XCTAssertTrue(try settings("display.blank=18:00-24:00").display.blanking.schedule.blanks(minuteOfDay: 1439))
+        XCTAssertTrue(try settings("display.blank=none").display.blanking.schedule.spans.isEmpty)
+        let allowed = "expected HH:MM-HH:MM in local time, e.g. 23:00-05:30, spans separated by commas, or none"
+        assertSetError("display.blank=23:00", "display.blank = 23:00: not a time span: '23:00' (\(allowed))")
+        assertSetError("display.blank=25:00-06:00", "display.blank = 25:00-06:00: not a time span: '25:00-06:00' (\(allowed))")
+        assertSetError("display.blank=7:00-8:00", "display.blank = 7:00-8:00: not a time span: '7:00-8:00' (\(allowed))")
+        assertSetError("display.blank=22:00-06:00,", "display.blank = 22:00-06:00,: not a time span: '' (\(allowed))")
+        assertSetError("display.blank=06:00-06:00", "display.blank = 06:00-06:00: '06:00-06:00' is empty (start and end are the same time)")
+        assertSetError("display.blankCommand=", "display.blankCommand = : empty command (expected a command line, or none)")
+    }
+
+    func testMetrics() throws {
+        XCTAssertNil(try settings("metrics.textfile=none").metrics.textfile)
+        XCTAssertEqual(try settings("metrics.textfile=/var/lib/pulsedot/m.prom").metrics.textfile, "/var/lib/pulsedot/m.prom")
+        XCTAssertEqual(try settings("metrics.every=2.5s").metrics.every, 2.5)
+        assertSetError("metrics.textfile=/run/pulsedot/metrics.txt",
+                       "metrics.textfile = /run/pulsedot/metrics.txt: not a metrics file name (node_exporter reads only files ending in .prom, e.g. /run/pulsedot/metrics.prom)")
+        assertSetError("metrics.every=0", "metrics.every = 0: out of range (1 ≤ value ≤ 3600, in seconds)")
+        // A relative path in a file is taken from the file's folder, like every other path.
+        let c = try Configuration.parse("[metrics]\ntextfile = m.prom\n", file: "/etc/pulsedot/site.conf")
+        XCTAssertEqual(c.settings.metrics.textfile, "/etc/pulsedot/m.prom")
+        var m = MetricsSettings()
+        XCTAssertEqual(m.textfileParts?.directory, "/run/pulsedot")
+        XCTAssertEqual(m.textfileParts?.name, "metrics.prom")
+        m.textfile = "/m.prom"
+        XCTAssertEqual(m.textfileParts?.directory, "/")
+        m.textfile = nil
+        XCTAssertNil(m.textfileParts)
+    }
+
     /// What check-config prints must read back as the same settings, for every key.
     func testEveryShownValueParsesBack() throws {
         let dir = try TestEnvironment.temporaryDirectory("config-roundtrip").path
@@ -209,7 +254,9 @@ final class ConfigKeysTests: XCTestCase {
         for assignments in [
             ["source.replay=\(dir)/log.json", "source.replaySpeed=2.5", "source.gpsDevice=/dev/ttyUSB0", "source.staleAfter=inf",
              "display.output=png:\(dir)/out", "display.mode=1024x600@59.94", "display.rotation=180", "display.format=rgb565",
-             "map.image=\(dir)/map.png", "map.bounds=177,-19,-178,-16", "map.follow=edge", "log.level=notice", "log.summaryEvery=0.5"],
+             "map.image=\(dir)/map.png", "map.bounds=177,-19,-178,-16", "map.follow=edge", "log.level=notice", "log.summaryEvery=0.5",
+             "metrics.textfile=none", "metrics.every=30", "display.blank=22:30-06:00,12:00-12:30",
+             "display.unblankCommand=/usr/bin/vcgencmd display_power 1"],
             ["source.position=-33.8568,151.2153", "display.device=/dev/fb1", "display.connector=DSI-1", "display.update=flip", "display.composition=planes",
              "map.background=#101010", "map.center=51.5,-0.1", "map.zoom=12.25"],
             ["source.gpsd=[fe80::1]:2948", "display.fps=24", "display.pngFps=0.25"],

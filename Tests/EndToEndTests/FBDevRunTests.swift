@@ -35,6 +35,20 @@ final class FBDevRunTests: XCTestCase {
         XCTAssertTrue(log.contains("<6>output /dev/fb0 (bochs-drmdrmfb) 1280x800: canvas 1280x800, scale 2 px/pt"), log)
         XCTAssertFalse(log.contains("output = auto"), log)
         try assertDotAtCentre(ScreenImage(try vm.stableScreendump { ScreenImage($0) != console }), tolerance: 3)
+
+        // Night blanking by FBIOBLANK, which DRM's fbdev emulation passes on as the connector's
+        // DPMS; brought forward by a reload (the defaults file, with the --set options again).
+        let span = try vm.blankSpanNow()
+        XCTAssertEqual(try vm.run("mkdir -p /etc/pulsedot && printf '[display]\\nblank = \(span)\\n' > /etc/pulsedot/pulsedot.conf && kill -HUP \(pid)").status, 0)
+        let dark = try vm.waitForOutput(pid, containing: "<5>night blanking (\(span)): the screen goes off")
+        XCTAssertTrue(dark.contains("<6>output /dev/fb0 (bochs-drmdrmfb) 1280x800: canvas"), dark)
+        try vm.waitForOutput(pid, containing: "<6>/dev/fb0 (bochs-drmdrmfb) 1280x800: powered down")
+        XCTAssertEqual(try vm.dpms("card0-Virtual-1"), "Off")
+        XCTAssertEqual(try vm.run("rm /etc/pulsedot/pulsedot.conf && kill -HUP \(pid)").status, 0)
+        try vm.waitForOutput(pid, containing: "<5>night blanking over: the screen comes back")
+        XCTAssertEqual(try vm.dpms("card0-Virtual-1"), "On")
+        try assertDotAtCentre(ScreenImage(try vm.stableScreendump { ScreenImage($0).centroid(of: KMSShowTests.dotColor) != nil }), tolerance: 3)
+
         try assertStopsAndConsoleReturns(vm, pid, console: console)
         XCTAssertTrue(try vm.backgroundOutput(pid).contains("<6>display released; the console is back"))
 

@@ -37,6 +37,7 @@ final class FieldTrialTests: XCTestCase {
         trial.scenario("5 garbage on the serial line", trial.garbage)
         trial.scenario("4 gpsd stopped and started", trial.gpsdRestart)
         trial.scenario("6 reload", trial.reload)
+        trial.scenario("10 metrics and status", trial.metrics)
         trial.scenario("7 watchdog", trial.watchdog)
         trial.scenario("8 stop", trial.stop)
         if let failure = feeder.failure { XCTFail("NMEA feed: \(failure)") }

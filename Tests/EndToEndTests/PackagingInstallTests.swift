@@ -19,6 +19,7 @@ final class PackagingInstallTests: XCTestCase {
         XCTAssertEqual(unit.values("ExecReload").first, "/usr/local/bin/pulsedot check-config /etc/pulsedot/pulsedot.conf")
         XCTAssertEqual(unit.values("ExecStopPost"), ["+/usr/local/bin/pulsedot console-restore --tty /dev/tty1"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: dest.path + "/usr/local/lib/sysusers.d/pulsedot.conf"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dest.path + "/usr/local/lib/tmpfiles.d/pulsedot.conf"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest.path + "/usr/local/share/pulsedot/examples").count, 4)
         XCTAssertEqual(try read(dest.appendingPathComponent("etc/pulsedot/pulsedot.conf")),
                        try read(TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf")))

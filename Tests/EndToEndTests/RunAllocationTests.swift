@@ -15,10 +15,14 @@ final class RunAllocationTests: XCTestCase {
         try "".write(to: dir.appendingPathComponent("none.conf"), atomically: true, encoding: .utf8)
         let args = ["--tool=memcheck", "--leak-check=no", binary, "run", "--config", dir.appendingPathComponent("none.conf").path,
                     "--set", "display.output=none", "--set", "display.mode=640x400", "--set", "source.position=45.5017,-73.5673",
-                    "--set", "log.summaryEvery=0", "--frames", String(frames)] + extra
+                    "--set", "log.summaryEvery=0", "--frames", String(frames),
+                    // The metrics file is written at start and then every `every` seconds, outside
+                    // any frame: one write in both runs, however slow valgrind makes them.
+                    "--set", "metrics.textfile=\(dir.path)/pulsedot.prom", "--set", "metrics.every=3600"] + extra
         let run = try runProgram("/usr/bin/valgrind", args, timeout: 600)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("\(frames) frames drawn (--frames): stopping"), run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/pulsedot.prom"), "the metrics file was written: \(run.stderr)")
         guard let line = run.stderr.split(separator: "\n").first(where: { $0.contains("total heap usage:") }),
               let match = line.range(of: #"([0-9,]+) allocs"#, options: .regularExpression) else {
             throw TestFailure("no heap summary from valgrind:\n\(run.stderr)")

@@ -152,7 +152,7 @@ final class RunNotifyTests: XCTestCase {
         }
         XCTAssertFalse(socket.messages.contains { $0.text == "WATCHDOG=1" }, "no watchdog without WATCHDOG_USEC: \(status)")
         let log = try daemon.waitForLog("summary: ")
-        XCTAssertNotNil(log.range(of: #"<6>summary: [0-9.]+ fps, frame time p50 [0-9.]+ ms p99 [0-9.]+ ms, fix age [0-9.]+ s, live, gpsd reconnects 0, skipped lines 0"#,
+        XCTAssertNotNil(log.range(of: #"<6>summary: [0-9.]+ fps, frame work p50 [0-9.]+ ms p99 [0-9.]+ ms, fix age [0-9.]+ s, live, gpsd reconnects 0, skipped lines 0"#,
                                   options: .regularExpression), log)
         let mark = socket.messages.count
         daemon.child.signal(SIGINT)

@@ -70,6 +70,10 @@ final class InPlaceTests: XCTestCase {
         for frame in 1...3 {
             Scene.fill(output.canvas, Rect(x: frame, y: frame, width: 4, height: 4), Scene.pattern(frame))
             try output.present(damage: Rect(x: frame, y: frame, width: 4, height: 4))
+            // Nothing is written until the vblank has come.
+            XCTAssertEqual(output.statistics.pixelsCopied, (frame - 1) * 16)
+            try Scene.settle(output)
+            XCTAssertEqual(output.statistics.pixelsCopied, frame * 16)
         }
         XCTAssertEqual(fb.vsyncWaits, 5, "two at start (asking), one per frame")
         XCTAssertEqual(output.statistics.vsyncWaits, 5)
@@ -82,7 +86,10 @@ final class InPlaceTests: XCTestCase {
         let output = try Scene.make(fb)
         try output.start()
         try output.present(damage: Rect(x: 0, y: 0, width: 3, height: 3))
+        XCTAssertEqual(output.presentation.presented, 0, "the pan is shown at the next vblank")
+        try Scene.settle(output)
         XCTAssertEqual(fb.log, ["map 9600", "pan 0,30", "vsync", "vsync", "pan 0,0", "vsync"])
+        XCTAssertEqual(output.presentation.presented, 1)
     }
 
     func testAVSyncThatReturnsAtOnceDoesNotPace() throws {
@@ -102,6 +109,7 @@ final class InPlaceTests: XCTestCase {
         let (fb, output, _) = try started(vsync: true)
         fb.failures["waitForVSync"] = [EIO]
         try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
+        try Scene.settle(output)
         XCTAssertEqual(output.pacing, .timer)
         try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
         XCTAssertEqual(fb.vsyncWaits, 2, "only the waits at start succeeded; none tried after the failure")

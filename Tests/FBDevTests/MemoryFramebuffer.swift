@@ -1,12 +1,14 @@
 import FBDev
 import Glibc
 import Raster
+import Synchronization
 import Syscall
 
 /// An in-memory framebuffer: its memory is heap memory filled with a sentinel byte (so a write
 /// outside the screens or into a row's padding shows), it pans like a driver (checking the
 /// offsets against the virtual screen) and it shows what a panel would: the visible screen at the
-/// current pan offset. Calls are logged and failures can be injected.
+/// current pan offset. Calls are logged and failures can be injected. FBIO_WAITFORVSYNC runs on
+/// the output's wait thread, so what it touches is kept under a lock.
 final class MemoryFramebuffer: FramebufferDevice {
     static let sentinel: UInt8 = 0xA5
 
@@ -18,13 +20,29 @@ final class MemoryFramebuffer: FramebufferDevice {
     /// Nanoseconds a vsync wait takes on the device's clock (0: it returns at once, as DRM's
     /// fbdev emulation does without a vblank interrupt).
     var vsyncPeriod: Int64 = 16_666_667
-    /// The device's own monotonic clock, advanced only by vsync waits: the output's clock in tests.
-    private(set) var time: Int64 = 0
     /// Errors for the next calls of that name ("pan", "waitForVSync", "variableInfo", "map").
-    var failures: [String: [Int32]] = [:]
+    var failures: [String: [Int32]] { get { shared.withLock { $0.failures } } set { shared.withLock { $0.failures = newValue } } }
+    /// While set, a vsync wait blocks until it is cleared: a driver that never signals a vblank.
+    var vsyncHangs: Bool { get { shared.withLock { $0.hangs } } set { shared.withLock { $0.hangs = newValue } } }
 
-    private(set) var log: [String] = []
-    private(set) var vsyncWaits = 0
+    private struct Shared {
+        var time: Int64 = 0
+        var log: [String] = []
+        var vsyncWaits = 0
+        var failures: [String: [Int32]] = [:]
+        var hangs = false
+    }
+
+    private let shared = Mutex(Shared())
+    /// The device's own monotonic clock, advanced only by vsync waits and `advance`: the output's
+    /// clock in tests.
+    var time: Int64 { shared.withLock { $0.time } }
+    var log: [String] { shared.withLock { $0.log } }
+    var vsyncWaits: Int { shared.withLock { $0.vsyncWaits } }
+
+    func advance(_ nanoseconds: Int64) { shared.withLock { $0.time += nanoseconds } }
+
+    private func record(_ line: String) { shared.withLock { $0.log.append(line) } }
     private(set) var closed = false
     private(set) var mappedLength = 0
     let memory: UnsafeMutableRawPointer
@@ -68,10 +86,13 @@ final class MemoryFramebuffer: FramebufferDevice {
     }
 
     private func fail(_ call: String) -> SyscallError? {
-        guard var list = failures[call], !list.isEmpty else { return nil }
-        let code = list.removeFirst()
-        failures[call] = list
-        return SyscallError(call: call, object: path, errno: code)
+        let code = shared.withLock { (s: inout Shared) -> Int32? in
+            guard var list = s.failures[call], !list.isEmpty else { return nil }
+            let code = list.removeFirst()
+            s.failures[call] = list
+            return code
+        }
+        return code.map { SyscallError(call: call, object: path, errno: $0) }
     }
 
     func variableInfo() throws(SyscallError) -> VariableScreenInfo {
@@ -88,12 +109,12 @@ final class MemoryFramebuffer: FramebufferDevice {
         if let e = fail("map") { throw e }
         precondition(length <= fixed.memoryLength, "mapped \(length) bytes of \(fixed.memoryLength)")
         mappedLength = length
-        log.append("map \(length)")
+        record("map \(length)")
         return memory
     }
 
     func pan(xoffset: Int, yoffset: Int) throws(SyscallError) {
-        log.append("pan \(xoffset),\(yoffset)")
+        record("pan \(xoffset),\(yoffset)")
         if let e = fail("pan") { throw e }
         // What fb_pan_display checks.
         guard fixed.ypanstep > 0 || yoffset == variable.yoffset,
@@ -105,16 +126,30 @@ final class MemoryFramebuffer: FramebufferDevice {
     }
 
     func waitForVSync() throws(SyscallError) {
+        while vsyncHangs { usleep(1000) }
         if let e = fail("waitForVSync") { throw e }
         if vsyncErrno != 0 { throw SyscallError(call: "ioctl FBIO_WAITFORVSYNC", object: path, errno: vsyncErrno) }
-        vsyncWaits += 1
-        time += vsyncPeriod
-        log.append("vsync")
+        shared.withLock {
+            $0.vsyncWaits += 1
+            $0.time += vsyncPeriod
+            $0.log.append("vsync")
+        }
+    }
+
+    /// 0, or the errno FBIOBLANK gives (EINVAL: efifb, simplefb).
+    var blankErrno: Int32 = 0
+    private(set) var blanked = false
+
+    func setBlanked(_ blanked: Bool) throws(SyscallError) {
+        record("blank \(blanked ? "powerdown" : "unblank")")
+        if let e = fail("blank") { throw e }
+        if blankErrno != 0 { throw SyscallError(call: "ioctl FBIOBLANK", object: path, errno: blankErrno) }
+        self.blanked = blanked
     }
 
     func close() {
         closed = true
-        log.append("close")
+        record("close")
     }
 
     var bytesPerPixel: Int { variable.bitsPerPixel / 8 }

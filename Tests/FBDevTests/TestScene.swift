@@ -1,5 +1,7 @@
 import FBDev
+import Glibc
 import Raster
+import Syscall
 import XCTest
 
 /// Drawing and checking helpers shared by the framebuffer tests.
@@ -7,6 +9,16 @@ enum Scene {
     static func make(_ fb: MemoryFramebuffer, _ configuration: FBDevConfiguration = FBDevConfiguration(),
                      log: @escaping (String) -> Void = { _ in }) throws -> FBDevOutput {
         try FBDevOutput(device: fb, configuration: configuration, log: log, clock: { [unowned fb] in fb.time })
+    }
+
+    /// Waits (a real poll, at most two seconds) for the vblank wait under way to end, and lets
+    /// the output act on it, as the daemon's loop does when the descriptor is readable.
+    static func settle(_ output: FBDevOutput, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard let fd = output.pollDescriptor else { return }
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        let ready = try Poll.wait(&fds, timeoutMilliseconds: 2000)
+        XCTAssertEqual(ready, 1, "the vblank wait never ended", file: file, line: line)
+        try output.handleEvents()
     }
 
     static func fill(_ canvas: PixelBuffer, _ rect: Rect, _ value: (Int, Int) -> UInt32) {

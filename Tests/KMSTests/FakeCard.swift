@@ -179,6 +179,34 @@ final class FakeCard: DRMCard {
         return false
     }
 
+    /// What drmModeGetConnectorCurrent says (the card's resources are left as they were: a new
+    /// probe is not what a hot-plug check makes).
+    var currentState: ConnectionState = .connected
+    var linkBad = false
+    /// The modes the connector offers now; nil: those of its resources.
+    var currentModes: [DisplayMode]?
+
+    func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState {
+        if let e = fail("connectorState") { throw e }
+        log.append("connector \(connector) current")
+        let modes = currentModes ?? resourcesValue.connectors.first { $0.id == connector }?.modes ?? []
+        return ConnectorState(state: currentState, linkBad: linkBad, modes: currentState == .connected ? modes : [])
+    }
+
+    /// The connector's DPMS state as last set (On from the start); nil errno: the property exists.
+    private(set) var dpmsOn = true
+    var dpmsErrno: Int32 = 0
+
+    func setDPMS(connector: UInt32, on: Bool) throws(SyscallError) {
+        if let e = fail("setDPMS") { throw e }
+        if dpmsErrno != 0 { throw SyscallError(call: "drmModeConnectorSetProperty DPMS", object: path, errno: dpmsErrno) }
+        log.append("dpms \(connector) \(on ? "on" : "off")")
+        dpmsOn = on
+    }
+
+    /// Lets `duration` pass on the card's clock (a flip's event arriving later than its request).
+    func elapse(_ duration: Duration) { now = now.advanced(by: duration) }
+
     /// Completes the flip in flight, as its event would.
     func handleEvents() throws(SyscallError) -> Int {
         if let e = fail("handleEvents") { throw e }

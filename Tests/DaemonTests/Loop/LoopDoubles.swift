@@ -1,3 +1,4 @@
+@testable import Daemon
 import Display
 import GPSD
 import Geo
@@ -17,6 +18,7 @@ final class MemoryDisplay: Display {
     private var own: DisplayCanvas
     private(set) var presents = 0
     private(set) var stamps: [FrameStamp] = []
+    private(set) var damages: [Rect] = []
     private(set) var started = false
     private(set) var closed = false
     /// The next present throws this (an unplugged panel, another master).
@@ -24,6 +26,13 @@ final class MemoryDisplay: Display {
     /// Keeps frames like PNG output does (SIGUSR1 goes into its own record).
     var keepsFrames = false
     private(set) var recordRequests = 0
+    /// While set, frames are handed over but never reach the screen (a panel that stopped
+    /// completing flips); each present otherwise completes at once, waited for `waitPerFrame`.
+    var holdFlips = false
+    var waitPerFrame: Int64 = 0
+    /// Runs inside each present (a test spends virtual time there: work the loop measures).
+    var onPresent: (() -> Void)?
+    private(set) var presentation = PresentationCount()
 
     init(width: Int = 320, height: Int = 240) {
         canvasWidth = width
@@ -33,6 +42,7 @@ final class MemoryDisplay: Display {
 
     var displayName: String { "memory \(canvasWidth)x\(canvasHeight)" }
     var physicalHeight: Int { canvasHeight }
+    var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
     var scanoutFormat: PixelFormat { .xrgb8888 }
     var canvas: PixelBuffer { own.buffer() }
     func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
@@ -40,6 +50,31 @@ final class MemoryDisplay: Display {
     func start() { started = true }
     func handleEvents() {}
     func close() { closed = true }
+    /// What `blank()` answers; the edges are recorded with the test's clock by the harness.
+    var blankOutcome = BlankOutcome.poweredDown
+    /// As a KMS card would name itself for uevents; nil: like a framebuffer, nothing to hear.
+    var hotplugDevice: String? = "/dev/dri/card0"
+    /// What the next connector check finds.
+    var connector = ConnectorCheck.connected
+    private(set) var connectorChecks = 0
+    func recheckConnector() -> ConnectorCheck {
+        connectorChecks += 1
+        return connector
+    }
+    private(set) var blankCalls = 0
+    private(set) var unblankCalls = 0
+    private(set) var blanked = false
+    /// Presents while blanked: the daemon must make none.
+    private(set) var presentsWhileBlanked = 0
+    func blank() -> BlankOutcome {
+        blankCalls += 1
+        blanked = true
+        return blankOutcome
+    }
+    func unblank() {
+        unblankCalls += 1
+        blanked = false
+    }
 
     func present(damage: Rect, frame: FrameStamp) throws {
         if let failure = failNextPresent {
@@ -47,7 +82,14 @@ final class MemoryDisplay: Display {
             throw failure
         }
         presents += 1
+        if blanked { presentsWhileBlanked += 1 }
         stamps.append(frame)
+        damages.append(damage)
+        onPresent?()
+        if !holdFlips {
+            presentation.presented += 1
+            presentation.add(waited: waitPerFrame)
+        }
     }
 
     func recordNextFrame() -> Bool {
@@ -65,6 +107,8 @@ final class ScriptedSource: PositionSource {
     private(set) var started = 0
     private(set) var stopped = 0
     var reconnectCount = 0
+    var skippedCount = 0
+    var satellitesUsed: Int?
 
     init(name: String = "scripted", staleAfter: Double, emit: @escaping (FeedEvent) -> Void) {
         self.name = name
@@ -75,10 +119,25 @@ final class ScriptedSource: PositionSource {
     func start(now: MonotonicInstant) { started += 1 }
     func stop() { stopped += 1 }
     var reconnects: Int { reconnectCount }
+    var skippedLines: Int { skippedCount }
 
     func deliver(latitude: Double = 45.5, longitude: Double = -73.6, error: Double = 5, at now: MonotonicInstant) {
         emit(.fix(Fix(latitude: latitude, longitude: longitude, mode: .threeD, horizontalError: error, receivedAt: now)))
     }
 
     func say(_ text: String) { emit(.log(.warning, text, topic: "scripted")) }
+}
+
+/// Uevents on cue: the test queues them, the loop takes them when the virtual wait says they came.
+final class ScriptedHotplug: HotplugEvents {
+    private var queued: [UeventSocket.Received] = []
+    /// Never polled: VirtualWaiting reports readiness itself.
+    var descriptor: Int32 { 1_000 }
+
+    func queue(_ received: UeventSocket.Received) { queued.append(received) }
+
+    func take() -> [UeventSocket.Received] {
+        defer { queued = [] }
+        return queued
+    }
 }

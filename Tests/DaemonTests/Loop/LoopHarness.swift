@@ -15,8 +15,12 @@ final class LoopHarness {
     let waiting = VirtualWaiting()
     /// The displays handed out, in order.
     private(set) var displays: [MemoryDisplay] = []
-    /// While set, opening the display fails with it.
+    /// While set, opening the display fails with it (only when a mode is configured, when
+    /// `displayUnavailableUnlessAutoMode`: a monitor that offers its own modes but not that one).
     var displayUnavailable: DisplayOpener.Unavailable?
+    var displayUnavailableUnlessAutoMode = false
+    /// The `[display] mode` each open asked for ("auto" for none).
+    private(set) var openedModes: [String] = []
     private(set) var openAttempts: [Double] = []
     private(set) var sources: [ScriptedSource] = []
     /// What SIGHUP reads.
@@ -25,6 +29,24 @@ final class LoopHarness {
     private var receiver: FileDescriptor?
     private(set) var notifications: [(t: Double, text: String)] = []
     let socketName = "@pulsedot-loop-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// The wall clock at virtual time 0 (2027-01-15 08:00 UTC); it runs with virtual time.
+    static let wallStart = 1_800_000_000.0
+    /// The local time zone: minutes after local midnight at a wall-clock time (UTC unless a test
+    /// gives its own, with a daylight-saving change for instance).
+    var localMinuteOfDay: (Double) -> Int = { wall in Int((wall / 60).rounded(.down)) % 1440 }
+    let hotplug = ScriptedHotplug()
+
+    /// A uevent `action` for `devpath` (a DRM device) arriving at `seconds`; nil: lost ones.
+    func uevent(_ action: String?, _ devpath: String = "/devices/pci0000:00/0000:00:02.0/drm/card0", at seconds: Double) {
+        waiting.at(seconds) { [unowned self] in
+            if let action {
+                hotplug.queue(.event(Uevent(action: action, devpath: devpath, properties: ["SUBSYSTEM": "drm", "ACTION": action])))
+            } else {
+                hotplug.queue(.overflow)
+            }
+            waiting.hotplugPending = true
+        }
+    }
 
     init(config: String, watchdogUsec: String? = nil) throws {
         configText = config
@@ -54,9 +76,10 @@ final class LoopHarness {
         }
         let environment = LoopEnvironment(
             waiting: waiting,
-            openDisplay: { [unowned self] _, _ in
+            openDisplay: { [unowned self] settings, _ in
                 openAttempts.append(waiting.elapsed)
-                if let displayUnavailable { return .failure(displayUnavailable) }
+                openedModes.append(settings.mode?.description ?? "auto")
+                if let displayUnavailable, !(displayUnavailableUnlessAutoMode && settings.mode == nil) { return .failure(displayUnavailable) }
                 let d = MemoryDisplay()
                 displays.append(d)
                 return .success(d)
@@ -67,7 +90,10 @@ final class LoopHarness {
                 return s
             },
             loadConfiguration: { [unowned self] in try Configuration.parse(configText, file: "test.conf") },
-            notifier: notifier)
+            notifier: notifier,
+            wallClock: { [unowned self] in Self.wallStart + waiting.elapsed },
+            localMinuteOfDay: { [unowned self] in localMinuteOfDay($0) },
+            hotplug: hotplug)
         waiting.onWait = { [unowned self] in collectNotifications() }
         let daemon = try RunDaemon(configuration: configuration, options: .init(maxFrames: maxFrames),
                                    environment: environment, log: log)

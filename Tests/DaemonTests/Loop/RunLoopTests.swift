@@ -1,6 +1,9 @@
 import Display
+import Foundation
 import Glibc
+import Metrics
 import Outputs
+import TestSupport
 import XCTest
 
 /// The daemon's loop in-process on virtual time: no QEMU, no gpsd, no sleeping.
@@ -132,8 +135,29 @@ final class RunLoopTests: XCTestCase {
         XCTAssertEqual(try h.run(), 0)
         let summaries = h.lines.filter { $0.text.contains("summary:") }
         XCTAssertEqual(summaries.map(\.t), [4, 8], h.log)
-        XCTAssertTrue(summaries[0].text.contains("10.0 fps, frame time p50 0.00 ms p99 0.00 ms, fix age 3.0 s, live, gpsd reconnects 2, skipped lines 0"),
+        XCTAssertTrue(summaries[0].text.contains("10.0 fps, frame work p50 0.00 ms p99 0.00 ms, fix age 3.0 s, live, gpsd reconnects 2, skipped lines 0"),
                       summaries[0].text)
+    }
+
+    /// A display that takes 15 ms to show each frame (a flip's completion, a vblank) after 2 ms of
+    /// work: the summary and the metrics say the two apart.
+    func testTheSummaryTellsTheWorkFromTheDisplaysWait() throws {
+        let dir = try TestEnvironment.temporaryDirectory("wait-summary").path
+        let h = try LoopHarness(config: Self.base.replacingOccurrences(of: "summaryEvery = 0", with: "summaryEvery = 4")
+            + "[metrics]\ntextfile = \(dir)/m.prom\nevery = 1\n")
+        h.waiting.at(0.01) {
+            h.display?.waitPerFrame = 15_000_000
+            h.display?.onPresent = { h.waiting.spend(0.002) }
+        }
+        var metrics: MetricsSamples?
+        h.waiting.at(4.05) { metrics = try? MetricsSamples(parsing: String(contentsOfFile: dir + "/m.prom", encoding: .utf8)) }
+        h.waiting.signal(SIGTERM, at: 4.1)
+        XCTAssertEqual(try h.run(), 0)
+        let summary = try XCTUnwrap(h.lines.first { $0.text.contains("summary:") }, h.log)
+        XCTAssertTrue(summary.text.contains("frame work p50 2.00 ms p99 2.00 ms, display wait p50 15.00 ms p99 15.00 ms"), summary.text)
+        let m = try XCTUnwrap(metrics, h.log)
+        XCTAssertEqual(try XCTUnwrap(m.value("pulsedot_display_wait_seconds_total")), 40 * 0.015, accuracy: 1e-9)
+        XCTAssertEqual(m.value("pulsedot_frame_duration_seconds_bucket", ["le": "0.002"]), 40, "the wait is not in the work")
     }
 
     func testTheWatchdogIsPingedAtHalfItsIntervalWhileFramesAreDrawnAndNotWhenTheyStop() throws {

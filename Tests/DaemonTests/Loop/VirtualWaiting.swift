@@ -38,12 +38,18 @@ final class VirtualWaiting: LoopWaiting {
 
     func now() -> MonotonicInstant { current }
 
+    /// Moves the clock on by `seconds` from inside the loop (time a frame's work takes).
+    func spend(_ seconds: Double) { current = current.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
+
     func setFrameRate(_ fps: Double) throws(SyscallError) {
         period = Int64((1e9 / fps).rounded())
         nextTick = current.advanced(by: .nanoseconds(period))
     }
 
-    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16,
+    /// Uevents are waiting (a scripted action sets it; the wait that reports them clears it).
+    var hotplugPending = false
+
+    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
               deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup {
         waits += 1
         onWait?()
@@ -61,6 +67,10 @@ final class VirtualWaiting: LoopWaiting {
         }
         var wakeup = Wakeup(signals: pendingSignals)
         pendingSignals = []
+        if hotplugPending, hotplug != nil {
+            wakeup.hotplugReady = true
+            hotplugPending = false
+        }
         // A frozen timer (ticking false) keeps its tick pending while frames are wanted.
         if let tick = nextTick, current >= tick, !frames || ticking {
             // Missed ticks are read as one, like a timerfd's expiration count; unpolled ones pile up.

@@ -1,0 +1,82 @@
+import Metrics
+
+/// Everything the metrics file says, gathered at one moment as plain values (times already on the
+/// wall clock), and how it is written in Prometheus's text format. The names are the contract
+/// with dashboards and alert rules (docs/operations.md): `pulsedot_` prefix, base units,
+/// `_total` counters, times as `_timestamp_seconds`.
+struct MetricsReport {
+    var version: String
+    var startTime: Double
+    var framesDrawn: UInt64
+    var framesPresented: UInt64
+    var frameTimes: FrameTimeHistogram
+    var displayWaitSeconds: Double
+    /// Wall-clock seconds; nil: nothing presented yet.
+    var lastFrameTime: Double?
+    var displayState: DisplayState
+    /// `[display] output` as configured, and the display last driven (nil: none yet).
+    var output: String
+    var displayName: String?
+    var mode: String?
+    var fixState: String
+    var lastFixTime: Double?
+    var horizontalError: Double?
+    var satellitesUsed: Int?
+    var source: String
+    var gpsdReconnects: Int
+    var skippedLines: Int
+    var reloadsGood: UInt64
+    var reloadsRefused: UInt64
+
+    static let fixStates = ["nofix", "live", "stale"]
+
+    /// Renders into `text`, emptied first (its storage is reused).
+    func render(into text: inout MetricsText) {
+        text.removeAll()
+        text.info("pulsedot_info", help: "The running PulseDot and its position source.",
+                  labels: ["version": version, "source": source])
+        text.gauge("pulsedot_start_time_seconds", help: "When the daemon started, in seconds since the Unix epoch.", value: startTime)
+        text.counter("pulsedot_frames_drawn_total", help: "Frames drawn and handed to the display.", value: framesDrawn)
+        text.counter("pulsedot_frames_presented_total",
+                     help: "Frames that reached the screen: completed page flips, successful DirtyFB calls or pans, PNG files written.",
+                     value: framesPresented)
+        text.histogram("pulsedot_frame_duration_seconds",
+                       help: "Work per frame: drawing, copying and the present call, without time spent waiting for the display.",
+                       frameTimes)
+        text.counter("pulsedot_display_wait_seconds_total",
+                     help: "Time spent waiting for the display to take frames (page flip completion, vertical blank).",
+                     value: displayWaitSeconds)
+        text.gauge("pulsedot_last_frame_timestamp_seconds",
+                   help: "When a frame last reached the screen, in seconds since the Unix epoch; 0: never.",
+                   value: lastFrameTime ?? 0)
+        for state in DisplayState.allCases {
+            text.gauge("pulsedot_display_state", help: "What the screen is doing: 1 for the current state, 0 for the others.",
+                       value: state == displayState ? 1 : 0, labels: ["state": state.rawValue])
+        }
+        if let displayName, let mode {
+            text.info("pulsedot_display_info", help: "The display last driven: configured output, device and connector, mode.",
+                      labels: ["output": output, "display": displayName, "mode": mode])
+        }
+        for state in Self.fixStates {
+            text.gauge("pulsedot_fix_state", help: "What the dot shows about the fix: 1 for the current state, 0 for the others.",
+                       value: state == fixState ? 1 : 0, labels: ["state": state])
+        }
+        text.gauge("pulsedot_last_fix_timestamp_seconds",
+                   help: "When the last fix arrived, in seconds since the Unix epoch; 0: none since start.",
+                   value: lastFixTime ?? 0)
+        if let horizontalError {
+            text.gauge("pulsedot_horizontal_error_meters", help: "The last fix's horizontal error estimate (about 95 %).", value: horizontalError)
+        }
+        if let satellitesUsed {
+            text.gauge("pulsedot_satellites_used", help: "Satellites used in the fix, from gpsd's last SKY report.", value: Double(satellitesUsed))
+        }
+        text.counter("pulsedot_gpsd_reconnects_total", help: "Reconnections to gpsd (the first connection is not one).",
+                     value: UInt64(max(gpsdReconnects, 0)))
+        text.counter("pulsedot_skipped_lines_total", help: "Lines from the position source that could not be used.",
+                     value: UInt64(max(skippedLines, 0)))
+        text.counter("pulsedot_reloads_total", help: "Configuration reloads (SIGHUP): taken, or refused with the old configuration kept.",
+                     value: reloadsGood, labels: ["result": "good"])
+        text.counter("pulsedot_reloads_total", help: "Configuration reloads (SIGHUP): taken, or refused with the old configuration kept.",
+                     value: reloadsRefused, labels: ["result": "refused"])
+    }
+}

@@ -1,0 +1,68 @@
+import Config
+import Syscall
+
+/// The metrics file's side of the loop: what is counted as it happens (presentations, reloads)
+/// and the report gathered when a write is due.
+extension RunDaemon {
+    /// What the screen is doing now.
+    var displayState: DisplayState {
+        if blanking.blanked { return .blanked }
+        if display.driven != nil { return .driving }
+        return display.isDisconnected ? .disconnected : .waiting
+    }
+
+    /// Writes the metrics file when it is due.
+    func metricsDue(now: MonotonicInstant) {
+        guard let due = metricsFile.nextWrite, now >= due else { return }
+        metricsFile.write(metricsReport(), now: now, log: log)
+    }
+
+    func metricsReport() -> MetricsReport {
+        // Instants on the monotonic clock become wall-clock times through the offset between the
+        // two clocks, read together now: a wall clock set while running moves them all together.
+        let offset = environment.wallClock() - waiting.now().seconds
+        if let d = display.driven { lastDriven = (d.displayName, d.display.modeDescription) }
+        return MetricsReport(
+            version: PulseDotVersion.string,
+            startTime: started.seconds + offset,
+            framesDrawn: UInt64(counters.frames),
+            framesPresented: presentation.presented,
+            frameTimes: counters.frameHistogram,
+            displayWaitSeconds: Double(presentation.waitedNanoseconds) / 1e9,
+            lastFrameTime: presentation.lastPresentedAt.map { $0.seconds + offset },
+            displayState: displayState,
+            output: outputSetting,
+            displayName: lastDriven?.name,
+            mode: lastDriven?.mode,
+            fixState: shownPhase.rawValue,
+            lastFixTime: lastFix.map { $0.receivedAt.seconds + offset },
+            horizontalError: lastFix?.horizontalError,
+            satellitesUsed: source.satellitesUsed,
+            source: source.name,
+            gpsdReconnects: source.reconnects,
+            skippedLines: source.skippedLines,
+            reloadsGood: reloads.good,
+            reloadsRefused: reloads.refused)
+    }
+
+    /// SIGHUP, counted by whether the configuration was switched (reload() swaps it only when
+    /// everything in the new one could be built).
+    func countedReload(now: MonotonicInstant) {
+        let before = reloads.generation
+        reload(now: now)
+        if reloads.generation != before {
+            reloads.good += 1
+            metricsFile.configure(settings.metrics, now: now)
+            blankingAfterReload(now: now)
+        } else {
+            reloads.refused += 1
+        }
+    }
+}
+
+/// Reloads taken and refused; `generation` moves whenever the running configuration is replaced.
+final class ReloadCounts {
+    var generation = 0
+    var good: UInt64 = 0
+    var refused: UInt64 = 0
+}

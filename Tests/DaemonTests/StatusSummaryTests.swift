@@ -1,0 +1,74 @@
+@testable import Daemon
+import Metrics
+import XCTest
+
+/// `pulsedot status` reading what the daemon writes: the report rendered by the daemon's own
+/// code, summarised line by line, so a renamed metric breaks here.
+final class StatusSummaryTests: XCTestCase {
+    private func report(_ change: (inout MetricsReport) -> Void = { _ in }) -> String {
+        let h = FrameTimeHistogram()
+        for _ in 0..<98 { h.observe(nanoseconds: 700_000) }
+        for _ in 0..<2 { h.observe(nanoseconds: 3_000_000) }
+        var r = MetricsReport(version: "0.1.0", startTime: 1_000, framesDrawn: 102, framesPresented: 100, frameTimes: h,
+                              displayWaitSeconds: 1.6, lastFrameTime: 4_599.9, displayState: .driving, output: "auto",
+                              displayName: "/dev/dri/card0 (bochs) Virtual-1 1024x768@60", mode: "1024x768@60", fixState: "live",
+                              lastFixTime: 4_599.5, horizontalError: 4.63, satellitesUsed: 9, source: "gpsd 127.0.0.1:2947",
+                              gpsdReconnects: 2, skippedLines: 1, reloadsGood: 3, reloadsRefused: 1)
+        change(&r)
+        var text = MetricsText()
+        r.render(into: &text)
+        return text.text
+    }
+
+    func testAHealthyScreen() throws {
+        let text = try StatusSummary.text(metrics: report(), path: "/run/pulsedot/metrics.prom", written: 4_600, now: 4_603, every: 10)
+        XCTAssertEqual(text, """
+            pulsedot 0.1.0: /run/pulsedot/metrics.prom, written 3 s ago
+            display  driving: /dev/dri/card0 (bochs) Virtual-1 1024x768@60 (1024x768@60, output auto)
+            frames   last on screen 0.1 s ago (as the file was written); 100 presented of 102 drawn
+            work     p50 ≤ 1 ms, p99 ≤ 4 ms per frame (mean 0.75 ms); waiting for the display 16 ms per frame shown
+            fix      live, last 0.5 s ago, ±4.6 m, 9 satellites used
+            source   gpsd 127.0.0.1:2947: 2 reconnects, 1 skipped lines
+            reloads  3 taken, 1 refused
+            up       1 h 0 min when the file was written
+
+            """)
+    }
+
+    func testWhatIsWrongComesFirst() throws {
+        let stale = report {
+            $0.fixState = "stale"
+            $0.lastFrameTime = 4_500
+        }
+        let text = try StatusSummary.text(metrics: stale, path: "m.prom", written: 4_600, now: 4_700, every: 10)
+        let warnings = text.split(separator: "\n").prefix { $0.hasPrefix("WARNING: ") }
+        XCTAssertEqual(warnings, [
+            "WARNING: the file is 1 min 40 s old but is rewritten every 10 s: the daemon is not running or is stuck (systemctl status pulsedot)",
+            "WARNING: no frame has reached the screen for 1 min 40 s while driving it",
+            "WARNING: the dot does not show a live fix (stale): antenna, receiver, gpsd (gpspipe -w)",
+        ])
+    }
+
+    func testWaitingWithoutADisplayYetAndNoFix() throws {
+        let waiting = report {
+            $0.displayState = .waiting
+            $0.displayName = nil
+            $0.mode = nil
+            $0.lastFrameTime = nil
+            $0.lastFixTime = nil
+            $0.horizontalError = nil
+            $0.satellitesUsed = nil
+            $0.fixState = "nofix"
+        }
+        let lines = try StatusSummary.text(metrics: waiting, path: "m.prom", written: 4_600, now: 4_600, every: 10).split(separator: "\n")
+        XCTAssertTrue(lines.contains("display  waiting"), "\(lines)")
+        XCTAssertTrue(lines.contains("frames   none on screen yet; 100 presented of 102 drawn"), "\(lines)")
+        XCTAssertTrue(lines.contains("fix      nofix"), "\(lines)")
+    }
+
+    func testAFileThatIsNoMetricsFileIsRefused() {
+        XCTAssertThrowsError(try StatusSummary.text(metrics: "<html>\n", path: "m.prom", written: 0, now: 0, every: 10)) {
+            XCTAssertEqual("\($0)", "line 1: not a sample: <html>")
+        }
+    }
+}
