@@ -27,6 +27,16 @@ struct MetricsReport {
     var skippedLines: Int
     var reloadsGood: UInt64
     var reloadsRefused: UInt64
+    /// The tiled map's cache, when the map is tiles (counters start again with each map a reload builds).
+    var tiles: TileCacheNumbers?
+
+    struct TileCacheNumbers {
+        var decoded: Int
+        var failed: Int
+        var held: Int
+        var capacity: Int
+        var bytes: Int
+    }
 
     static let fixStates = ["nofix", "live", "stale"]
 
@@ -78,5 +88,14 @@ struct MetricsReport {
                      value: reloadsGood, labels: ["result": "good"])
         text.counter("pulsedot_reloads_total", help: "Configuration reloads (SIGHUP): taken, or refused with the old configuration kept.",
                      value: reloadsRefused, labels: ["result": "refused"])
+        if let tiles {
+            text.counter("pulsedot_map_tiles_decoded_total", help: "Map tiles decoded on the tile worker since the map was loaded.",
+                         value: UInt64(max(tiles.decoded, 0)))
+            text.counter("pulsedot_map_tiles_failed_total", help: "Map tiles that were damaged or unreadable (the background shows there).",
+                         value: UInt64(max(tiles.failed, 0)))
+            text.gauge("pulsedot_map_tile_cache_tiles", help: "Decoded tiles the tile cache holds now.", value: Double(tiles.held))
+            text.gauge("pulsedot_map_tile_cache_capacity_tiles", help: "Tiles the tile cache can hold (cacheMegabytes).", value: Double(tiles.capacity))
+            text.gauge("pulsedot_map_tile_cache_bytes", help: "Memory of the tile cache, allocated once at start.", value: Double(tiles.bytes))
+        }
     }
 }

@@ -42,7 +42,11 @@ extension RunDaemon {
             gpsdReconnects: source.reconnects,
             skippedLines: source.skippedLines,
             reloadsGood: reloads.good,
-            reloadsRefused: reloads.refused)
+            reloadsRefused: reloads.refused,
+            tiles: display.driven?.view.tiles.map {
+                MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
+                                               capacity: $0.cacheSlots, bytes: $0.cacheBytes)
+            })
     }
 
     /// SIGHUP, counted by whether the configuration was switched (reload() swaps it only when

@@ -102,6 +102,8 @@ public final class TiledMap {
     public var cacheSlots: Int { cache.slotCount }
     public var tilesDecoded: Int { loader.counts.decoded }
     public var tilesFailed: Int { loader.counts.failed }
+    /// Tiles the cache holds decoded now (or knows to be missing).
+    public var tilesHeld: Int { cache.readyCount }
 
     /// Readable when decoded tiles are waiting for `receive` (what `waitForView` blocks on).
     public var deliveryDescriptor: FileDescriptor { loader.delivered.descriptor }

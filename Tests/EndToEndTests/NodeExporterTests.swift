@@ -18,6 +18,8 @@ final class NodeExporterTests: XCTestCase {
         "pulsedot_display_wait_seconds_total", "pulsedot_last_frame_timestamp_seconds", "pulsedot_display_state",
         "pulsedot_display_info", "pulsedot_fix_state", "pulsedot_last_fix_timestamp_seconds", "pulsedot_horizontal_error_meters",
         "pulsedot_satellites_used", "pulsedot_gpsd_reconnects_total", "pulsedot_skipped_lines_total", "pulsedot_reloads_total",
+        "pulsedot_map_tiles_decoded_total", "pulsedot_map_tiles_failed_total", "pulsedot_map_tile_cache_tiles",
+        "pulsedot_map_tile_cache_capacity_tiles", "pulsedot_map_tile_cache_bytes",
     ]
 
     /// One fix a second with the sentences that give gpsd satellites (GSA, GSV) and an error
@@ -58,6 +60,9 @@ final class NodeExporterTests: XCTestCase {
         let nmea = dir.appendingPathComponent("sky.nmea")
         try Self.feed(seconds: 30, used: 9).write(to: nmea, atomically: true, encoding: .utf8)
         let gpsdPort = try TestEnvironment.freeTCPPort()
+        // A tiled map, so the tile cache's metrics are written too.
+        let map = dir.appendingPathComponent("map.mbtiles").path
+        try SmallTileMap.write(to: map)
         let config = """
             [source]
             gpsd = 127.0.0.1:\(gpsdPort)
@@ -65,6 +70,8 @@ final class NodeExporterTests: XCTestCase {
             output = none
             mode = 320x240
             fps = 20
+            [map]
+            tiles = \(map)
             [metrics]
             textfile = \(textfile)
             every = 1
