@@ -43,6 +43,35 @@ extension RGB565 {
         }
     }
 
+    /// dst[i] = narrow(pixel at src + i·step bytes) for i in 0..<count: a turned copy-out reads the
+    /// canvas down a column. Eight pixels are gathered into two vectors and narrowed as a row's are
+    /// (the tables cost three loads and a dozen instructions a pixel); the last step overlaps.
+    @inline(never)
+    public static func narrowRowStrided(_ src: UnsafeRawPointer, step: Int, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) {
+        if count < 8 {
+            let t = tables
+            var s = src
+            for i in 0..<count {
+                dst[i] = narrow(s.load(as: UInt32.self), t)
+                s += step
+            }
+            return
+        }
+        let d = UnsafeMutableRawPointer(dst)
+        let s1 = step, s2 = step &* 2, s3 = step &* 3, s4 = step &* 4
+        let last = count &- 8
+        var i = 0
+        while true {
+            let p = src + i &* step, q = p + s4
+            @inline(__always) func at(_ r: UnsafeRawPointer, _ o: Int) -> Int32 { r.load(fromByteOffset: o, as: Int32.self) }
+            let a = SIMD4<Int32>(at(p, 0), at(p, s1), at(p, s2), at(p, s3))
+            let b = SIMD4<Int32>(at(q, 0), at(q, s1), at(q, s2), at(q, s3))
+            d.storeBytes(of: narrow8(a, b), toByteOffset: i &* 2, as: SIMD8<UInt16>.self)
+            if i == last { return }
+            i = min(i &+ 8, last)
+        }
+    }
+
     /// Eight pixels, each channel in its own 16-bit lane: the pixels' high halves [x·256 + r] and
     /// low halves [g·256 + b] gathered by two signed packs (each half sign-extended first, so the
     /// packs never saturate), then every channel's formula once for all eight.
