@@ -3,7 +3,9 @@ import Raster
 
 /// What lies under the dot: a plain colour, a prepared frame (a map) at least the canvas's size
 /// (a larger frame is shown from `FrameRenderer.backgroundOrigin`: a view that pans without a
-/// copy), or a map of tiles restored from the tiles' own slots.
+/// copy), or a map of tiles restored from the tiles' own slots. A frame's pixels are the renderer's
+/// to read from then on: a change to them is announced with `FrameRenderer.invalidate(_:)`
+/// (canvas coordinates, even off the view), which also renarrows the RGB565 copy-out's map.
 public enum FrameBackground {
     case color(Color)
     case frame(OwnedPixelBuffer)
