@@ -101,7 +101,8 @@ public final class FrameRenderer {
             let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
                                         appearance: dot.isEmpty ? nil : appearance, clip: changed)
             dot = dot.union(painted)
-            fresh = overlay.map { dot.union($0.frame) } ?? dot
+            fresh = dot
+            if let overlay { fresh = dot.union(overlay.frame) }
         case .color, .tiles:
             restoreBackground(changed)
             if let appearance, !dot.isEmpty {
