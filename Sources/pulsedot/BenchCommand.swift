@@ -63,6 +63,7 @@ func benchCommand(_ args: Arguments) -> Int32 {
             o.scene = .pan
             driveTiles = try args.value("tiles") ?? cityFile(format: tileFormat, columns: city.columns, rows: city.rows)
             if args.has("verify") { return fail("bench: --verify has no reference for the drive scene (the reference painter draws no tiles)") }
+            if o.rotation != .r0 { return fail("bench: --rotation is not measured for the drive scene (its frames are copied out unturned)") }
         } else if let text = args.value("scene") {
             guard let s = BenchOptions.Scene(rawValue: text) else {
                 return fail("bench: --scene \(text): expected static, moving, pan, copy or drive")
