@@ -34,7 +34,7 @@ public struct BenchReport {
 
     public func writeText(to out: inout BenchWriter) {
         let o = run.options
-        out.line("pulsedot bench: \(run.sceneName), \(o.format.rawValue) \(o.width)x\(o.height), scale \(o.scale), \(o.look.rawValue) look, \(o.frames) frames")
+        out.line("pulsedot bench: \(run.sceneName), \(o.format.rawValue) \(o.width)x\(o.height)\(o.rotation == .r0 ? "" : ", turned \(o.rotation.degrees)°"), scale \(o.scale), \(o.look.rawValue) look, \(o.frames) frames")
         for n in 0..<o.frames {
             out.text("frame "); out.int(n)
             out.text(": hash "); out.hex(run.hashes[n])

@@ -87,12 +87,15 @@ final class BenchReference {
     let out: OwnedPixelBuffer
     let painter: ReferenceDotPainter
     let clock: DotClock
+    let rotation: Rotation
 
     init(_ options: BenchOptions, scene: BenchScene, map: OwnedPixelBuffer) {
         self.scene = scene
         self.map = map
         frame = OwnedPixelBuffer(width: options.width, height: options.height, format: .xrgb8888)
-        out = OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)
+        let panel = options.rotation.physicalSize(logicalWidth: options.width, logicalHeight: options.height)
+        out = OwnedPixelBuffer(width: panel.width, height: panel.height, format: options.format)
+        rotation = options.rotation
         painter = ReferenceDotPainter(style: options.style, scale: options.scale)
         clock = DotClock(style: options.style)
     }
@@ -107,15 +110,15 @@ final class BenchReference {
             for x in 0..<w { dst[x] = src[x] }
         }
         painter.paint(into: frame.buffer, centerX: f.x, centerY: f.y, appearance: clock.appearance(at: Double(n) / BenchScene.frameRate))
+        // Pixel by pixel to where the turn puts it.
         for y in 0..<h {
             let src = frame.buffer.row(y).assumingMemoryBound(to: UInt32.self)
-            switch out.buffer.format {
-            case .xrgb8888:
-                let dst = out.buffer.row(y).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<w { dst[x] = src[x] }
-            case .rgb565:
-                let dst = out.buffer.row(y).assumingMemoryBound(to: UInt16.self)
-                for x in 0..<w { dst[x] = RGB565.narrow(src[x]) }
+            for x in 0..<w {
+                let p = rotation.map(x: x, y: y, logicalWidth: w, logicalHeight: h)
+                switch out.buffer.format {
+                case .xrgb8888: out.buffer.row(p.y).assumingMemoryBound(to: UInt32.self)[p.x] = src[x]
+                case .rgb565: out.buffer.row(p.y).assumingMemoryBound(to: UInt16.self)[p.x] = RGB565.narrow(src[x])
+                }
             }
         }
         return BenchHash.frame(out.buffer)

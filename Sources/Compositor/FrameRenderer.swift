@@ -3,7 +3,9 @@ import Raster
 
 /// What lies under the dot: a plain colour, a prepared frame (a map) at least the canvas's size
 /// (a larger frame is shown from `FrameRenderer.backgroundOrigin`: a view that pans without a
-/// copy), or a map of tiles restored from the tiles' own slots.
+/// copy), or a map of tiles restored from the tiles' own slots. A frame's pixels are the renderer's
+/// to read from then on: a change to them is announced with `FrameRenderer.invalidate(_:)`
+/// (canvas coordinates, even off the view), which also renarrows the RGB565 copy-out's map.
 public enum FrameBackground {
     case color(Color)
     case frame(OwnedPixelBuffer)
@@ -36,6 +38,11 @@ public final class FrameRenderer {
     }
     /// The background frame's pixel at the canvas's top-left corner.
     public private(set) var backgroundOrigin = (x: 0, y: 0)
+    /// The background frame narrowed to RGB565 for one rotation (`prepareCopyOut`), and the canvas
+    /// rectangle that may differ from the background view since the last `render` (the dot, the
+    /// overlay); nil when the canvas is not known to show the background elsewhere.
+    private var narrowed: NarrowedCopy?
+    private var fresh: Rect?
 
     /// Fails when the background colour is not opaque or a background frame has the wrong size.
     public init(width: Int, height: Int, style: DotStyle, scale: Double, background: FrameBackground) throws(FrameError) {
@@ -94,6 +101,8 @@ public final class FrameRenderer {
             let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
                                         appearance: dot.isEmpty ? nil : appearance, clip: changed)
             dot = dot.union(painted)
+            fresh = dot
+            if let overlay { fresh = dot.union(overlay.frame) }
         case .color, .tiles:
             restoreBackground(changed)
             if let appearance, !dot.isEmpty {
@@ -115,6 +124,7 @@ public final class FrameRenderer {
     private func renderScrolled(_ appearance: DotAppearance?, centerX: Double, centerY: Double,
                                 by scroll: (x: Int, y: Int), over mosaic: TileMosaic) -> Rect {
         canvas.buffer.scrollContents(byX: -scroll.x, y: -scroll.y)
+        fresh = nil
         func moved(_ r: Rect) -> Rect { Rect(x: r.x - scroll.x, y: r.y - scroll.y, width: r.width, height: r.height) }
         let all = bounds
         if scroll.x > 0 { mosaic.restore(Rect(x: width - scroll.x, y: 0, width: scroll.x, height: height), into: canvas.buffer) }
@@ -157,10 +167,21 @@ public final class FrameRenderer {
 
     /// Forgets what is on the canvas: the next `render` redraws it all (after a new
     /// background, or when the canvas was written by someone else).
-    public func invalidate() { needsFullFrame = true }
+    public func invalidate() {
+        needsFullFrame = true
+        fresh = nil
+    }
 
-    /// The background under `rect` changed (a tile arrived): the next `render` redraws it.
-    public func invalidate(_ rect: Rect) { staleBackground = staleBackground.union(rect.intersection(bounds)) }
+    /// The background under `rect` changed (a tile arrived, the frame's pixels were rewritten):
+    /// the next `render` redraws it.
+    public func invalidate(_ rect: Rect) {
+        staleBackground = staleBackground.union(rect.intersection(bounds))
+        fresh = nil
+        if case .frame(let f) = background, let n = narrowed {
+            n.refresh(Rect(x: rect.x + backgroundOrigin.x, y: rect.y + backgroundOrigin.y, width: rect.width,
+                           height: rect.height).intersection(f.buffer.bounds), from: f.buffer)
+        }
+    }
 
     /// Shows a larger background frame from (x, y) (clamped so the canvas stays inside it); the
     /// next `render` redraws everything when that moved the view.
@@ -170,15 +191,32 @@ public final class FrameRenderer {
         if o != backgroundOrigin {
             backgroundOrigin = o
             needsFullFrame = true
+            fresh = nil
         }
     }
 
     /// Copies `region` of the canvas into `target` (XRGB8888 as is, RGB565 narrowed by
-    /// look.md's tables), at the same place; returns the target rectangle written.
+    /// look.md's tables), turned by `rotation` (`target` is the panel); returns the target
+    /// rectangle written. Into RGB565 after `prepareCopyOut` for that rotation, over a background
+    /// frame, only what the last `render` drew is narrowed; the rest comes from the narrowed map.
     @discardableResult
-    public func copyOut(_ region: Rect, to target: PixelBuffer) -> Rect {
-        canvas.buffer.copyOut(region: region, to: target)
+    public func copyOut(_ region: Rect, to target: PixelBuffer, rotation: Rotation = .r0) -> Rect {
+        if target.format == .rgb565, let n = narrowed, n.rotation == rotation, let fresh {
+            return canvas.buffer.copyOut(region: region, to: target, rotation: rotation, narrowed: n,
+                                         originX: backgroundOrigin.x, originY: backgroundOrigin.y, fresh: fresh)
+        }
+        return canvas.buffer.copyOut(region: region, to: target, rotation: rotation)
     }
+
+    /// Makes the RGB565 copy of a background frame that copy-out to `format` in `rotation` reads
+    /// (once, when the map is there: 2 bytes per map pixel); nothing for XRGB8888, a colour or tiles.
+    public func prepareCopyOut(format: PixelFormat, rotation: Rotation = .r0) {
+        guard format == .rgb565, case .frame(let f) = background, narrowed?.rotation != rotation else { return }
+        narrowed = NarrowedCopy(of: f.buffer, rotation: rotation)
+    }
+
+    /// Bytes of the narrowed background copy (0 without one).
+    public var narrowedBytes: Int { narrowed.map { $0.frame.buffer.stride * $0.frame.buffer.height } ?? 0 }
 
     /// The canvas-sized part of the background frame shown from `backgroundOrigin`.
     private func backgroundView(_ f: OwnedPixelBuffer) -> PixelBuffer {

@@ -32,8 +32,10 @@ public final class BenchFrames {
         renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
                                      scale: options.scale, background: .frame(map))
         var buffers: [OwnedPixelBuffer] = []
-        for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)) }
+        let panel = options.rotation.physicalSize(logicalWidth: options.width, logicalHeight: options.height)
+        for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: panel.width, height: panel.height, format: options.format)) }
         targets = buffers
+        renderer.prepareCopyOut(format: options.format, rotation: options.rotation)
         damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
         clock = DotClock(style: options.style)
         if options.scene == .copy {
@@ -49,7 +51,7 @@ public final class BenchFrames {
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
         let target = targets[n & 1].buffer
         if options.scene == .copy {
-            return (0, renderer.copyOut(renderer.bounds, to: target).area)
+            return (0, renderer.copyOut(renderer.bounds, to: target, rotation: options.rotation).area)
         }
         let f = scene.frame(n)
         if options.scene == .pan {
@@ -58,7 +60,7 @@ public final class BenchFrames {
         }
         let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: f.x, centerY: f.y)
         damage.add(changed)
-        let written = renderer.copyOut(damage.union, to: target)
+        let written = renderer.copyOut(damage.union, to: target, rotation: options.rotation)
         damage.endFrame()
         return (changed.area, written.area)
     }

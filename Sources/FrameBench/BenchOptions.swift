@@ -21,9 +21,12 @@ public struct BenchOptions: Equatable, Sendable {
         case `default`
     }
 
+    /// The logical canvas (the panel turned by `rotation`: a 800x480 panel at 90° is 480x800).
     public var width = 1920
     public var height = 1080
     public var format = PixelFormat.xrgb8888
+    /// How the canvas is turned on its way into the scan-out buffers (the panel).
+    public var rotation = Rotation.r0
     public var scale = 1.0
     public var frames = 180
     public var scene = Scene.moving

@@ -102,6 +102,9 @@ enum BlendSpans {
             d.storeBytes(of: constant4(v1, c.inv, c.terms), toByteOffset: i &+ 16, as: SIMD8<UInt16>.self)
             i &+= 32
         }
+        // A span of a multiple of eight leaves the pair loop just past `last`: step back, or the
+        // next four pixels — outside the span, past the clip — would be written too.
+        i = min(i, last)
         while true {
             let v = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
             d.storeBytes(of: constant4(v, c.inv, c.terms), toByteOffset: i, as: SIMD8<UInt16>.self)

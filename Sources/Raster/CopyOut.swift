@@ -23,7 +23,6 @@ extension PixelBuffer {
         case .r270: (sx, sy, stepX, stepY) = (width - 1 - phys.y, phys.x, stride, -4)
         }
         var src = base + sy * stride + sx * 4
-        let tables = RGB565.tables
         for py in phys.y..<phys.maxY {
             let dstRow = target.row(py)
             switch (target.format, rotation) {
@@ -41,8 +40,8 @@ extension PixelBuffer {
                 RGB565.narrowRow(src.assumingMemoryBound(to: UInt32.self),
                                  dstRow.assumingMemoryBound(to: UInt16.self) + phys.x, phys.width)
             case (.rgb565, _):
-                Self.narrowRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt16.self) + phys.x,
-                                     phys.width, tables)
+                RGB565.narrowRowStrided(UnsafeRawPointer(src), step: stepX, dstRow.assumingMemoryBound(to: UInt16.self) + phys.x,
+                                        phys.width)
             }
             src += stepY
         }
@@ -55,16 +54,6 @@ extension PixelBuffer {
         var s = src
         for i in 0..<count {
             dst[i] = s.load(as: UInt32.self)
-            s += step
-        }
-    }
-
-    @inline(__always)
-    static func narrowRowTurned(_ src: UnsafeMutableRawPointer, _ step: Int,
-                                _ dst: UnsafeMutablePointer<UInt16>, _ count: Int, _ t: RGB565.Tables) {
-        var s = src
-        for i in 0..<count {
-            dst[i] = RGB565.narrow(s.load(as: UInt32.self), t)
             s += step
         }
     }

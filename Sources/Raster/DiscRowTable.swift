@@ -26,6 +26,9 @@ public final class DiscRowTable {
     @exclusivity(unchecked) public private(set) var rowCount = 0
     @exclusivity(unchecked) private var spanCapacity = 0
     @exclusivity(unchecked) private var byteCapacity = 0
+    /// What the table holds: the disc and the clip it was last rasterized for (a still dot's
+    /// ring and inner dot come back unchanged frame after frame while only the halo grows).
+    @exclusivity(unchecked) private var held: (disc: Disc, y0: Int, y1: Int, x0: Int, x1: Int)?
     let raster: DiscRasterizer
 
     public init(_ raster: DiscRasterizer = DiscRasterizer()) {
@@ -41,6 +44,7 @@ public final class DiscRowTable {
     public func reserve(rows: Int, width: Int) {
         raster.reserve(width: width)
         if rows > spanCapacity {
+            held = nil
             spans.deallocate()
             spanCapacity = rows
             spans = .allocate(capacity: rows)
@@ -128,6 +132,8 @@ public final class DiscRowTable {
     /// Rows y0..<y1 of `d` within clipX0..<clipX1 (exactly what `DiscRasterizer.coverRow` gives for
     /// each row).
     public func rasterize(_ d: Disc, rows y0: Int, _ y1: Int, clipX0: Int, clipX1: Int) {
+        if let h = held, h.disc == d, h.y0 == y0, h.y1 == y1, h.x0 == clipX0, h.x1 == clipX1 { return }
+        held = (d, y0, y1, clipX0, clipX1)
         let rows = max(y1 - y0, 0), width = clipX1 - clipX0
         firstRow = y0
         rowCount = 0

@@ -10,6 +10,7 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("width", "W", "frame width in pixels (default 1920, from 16 to 16384)"),
     .valued("height", "H", "frame height in pixels (default 1080, from 16 to 16384)"),
     .valued("format", "xrgb8888|rgb565", "the pixel format copied out to (default xrgb8888)"),
+    .valued("rotation", "0|90|180|270", "turn the frame clockwise on its way to the panel; width and height are the panel's (default 0)"),
     .valued("scale", "S", "pixels per point (default 1, from 0.25 to 8)"),
     .valued("frames", "N", "how many frames (default 180, from 1 to 1000000)"),
     .valued("scene", "static|moving|pan|copy|drive", "what moves (default moving; copy: a plain full-frame copy-out, the baseline; drive: through a city of tiles, following the dot)"),
@@ -52,11 +53,17 @@ func benchCommand(_ args: Arguments) -> Int32 {
             guard let f = PixelFormat(rawValue: text) else { return fail("bench: --format \(text): expected xrgb8888 or rgb565") }
             o.format = f
         }
+        if let text = args.value("rotation") {
+            guard let d = Int(text), let r = Rotation(degrees: d) else { return fail("bench: --rotation \(text): expected 0, 90, 180 or 270") }
+            o.rotation = r
+            (o.width, o.height) = r.logicalSize(physicalWidth: o.width, physicalHeight: o.height)
+        }
         var driveTiles: String?
         if let text = args.value("scene"), text == "drive" {
             o.scene = .pan
             driveTiles = try args.value("tiles") ?? cityFile(format: tileFormat, columns: city.columns, rows: city.rows)
             if args.has("verify") { return fail("bench: --verify has no reference for the drive scene (the reference painter draws no tiles)") }
+            if o.rotation != .r0 { return fail("bench: --rotation is not measured for the drive scene (its frames are copied out unturned)") }
         } else if let text = args.value("scene") {
             guard let s = BenchOptions.Scene(rawValue: text) else {
                 return fail("bench: --scene \(text): expected static, moving, pan, copy or drive")

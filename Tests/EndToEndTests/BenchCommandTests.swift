@@ -39,6 +39,19 @@ final class BenchCommandTests: XCTestCase {
         try assertVerified(["--scene", "static", "--scale", "1.5", "--frames", "190", "--width", "97", "--height", "61"])
     }
 
+    /// Turned panels: the portrait vehicle panel of deploy/examples (800x480 RGB565 at 90°), and
+    /// every turn in both formats while the view pans (the whole frame copied out turned).
+    func testTurnedPanelsMatchTheReferencePainter() throws {
+        try assertVerified(["--scene", "moving", "--format", "rgb565", "--width", "800", "--height", "480", "--rotation", "90",
+                            "--frames", "36"])
+        for rotation in ["90", "180", "270"] {
+            for format in ["xrgb8888", "rgb565"] {
+                try assertVerified(["--scene", "pan", "--format", format, "--rotation", rotation, "--width", "200",
+                                    "--height", "150", "--frames", "24"])
+            }
+        }
+    }
+
     func testTextReportHasEveryFrameAndTheSummary() throws {
         let run = try bench(["--scene", "moving", "--frames", "12", "--width", "320", "--height", "240"])
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -87,6 +100,7 @@ final class BenchCommandTests: XCTestCase {
         for (args, message) in [(["--scene", "spin"], "--scene spin: expected static, moving, pan, copy or drive"),
                                 (["--format", "rgb888"], "--format rgb888: expected xrgb8888 or rgb565"),
                                 (["--look", "ios"], "--look ios: expected stock or default"),
+                                (["--rotation", "45"], "--rotation 45: expected 0, 90, 180 or 270"),
                                 (["--frames", "0"], "--frames 0: expected a whole number from 1 to 1000000"),
                                 (["--wide"], "unknown option --wide")] {
             let run = try bench(args)

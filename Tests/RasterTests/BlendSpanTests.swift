@@ -41,6 +41,21 @@ final class BlendSpanTests: XCTestCase {
         }
     }
 
+    /// From a separate source (the background restored and the halo drawn in one pass): every
+    /// length, nothing written past the span even when it ends at the clip's edge.
+    func testConstantSpansFromASourceStopAtTheirEnd() {
+        let src = pixels(80, seed: 11)
+        let paint = BlendSpans.ConstantPaint(SolidPaint(Color(r: 0, g: 122, b: 255), opacity: 22))
+        for count in 1...72 {
+            var dst = [UInt32](repeating: 0xDEAD_BEEF, count: 80)
+            src.withUnsafeBufferPointer { s in
+                dst.withUnsafeMutableBufferPointer { BlendSpans.constantFrom(s.baseAddress!, $0.baseAddress!, count, paint) }
+            }
+            for i in 0..<count { XCTAssertEqual(dst[i], Blend.over(src[i], paint.paint, alpha: 22), "count \(count) pixel \(i)") }
+            XCTAssertEqual(Array(dst[count...]), [UInt32](repeating: 0xDEAD_BEEF, count: 80 - count), "count \(count): beyond the span")
+        }
+    }
+
     func testCoverageSpansEqualThePerPixelBlendForEveryCoverage() {
         let src = pixels(259, seed: 11)
         let coverage = (0..<259).map { UInt8(truncatingIfNeeded: $0 * 37 + $0 / 7) }

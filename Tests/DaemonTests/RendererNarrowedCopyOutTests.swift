@@ -1,0 +1,68 @@
+import Compositor
+import LocationDot
+import Raster
+import XCTest
+
+/// `FrameRenderer.copyOut` into RGB565 takes what still shows the map from the narrowed map: every
+/// frame it writes must equal narrowing the whole canvas, for a moving dot, with an overlay, as the
+/// view scrolls over a larger map, after the map's pixels change, in every turn.
+final class RendererNarrowedCopyOutTests: XCTestCase {
+    private func map(width: Int, height: Int) -> OwnedPixelBuffer {
+        let f = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        for y in 0..<height {
+            let row = f.buffer.row(y).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width { row[x] = 0xFF00_0000 | UInt32((x * 5 + y) & 0xFF) << 16 | UInt32((y * 3) & 0xFF) << 8 | UInt32((x ^ y) & 0xFF) }
+        }
+        return f
+    }
+
+    private func bytes(_ b: PixelBuffer) -> [UInt8] {
+        var out: [UInt8] = []
+        for y in 0..<b.height { out += UnsafeRawBufferPointer(start: b.row(y), count: b.width * b.format.bytesPerPixel) }
+        return out
+    }
+
+    func testEveryFrameEqualsNarrowingTheWholeCanvas() throws {
+        let w = 120, h = 90
+        for rotation in Rotation.allCases {
+            let background = map(width: w + 40, height: h + 30)
+            let renderer = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 1, background: .frame(background))
+            let label = Overlay(width: 30, height: 8, x: 85, y: 78)
+            label.fill(Rect(x: 0, y: 0, width: 30, height: 8), with: Color(r: 255, g: 255, b: 255, a: 160))
+            renderer.overlay = label
+            renderer.prepareCopyOut(format: .rgb565, rotation: rotation)
+            XCTAssertEqual(renderer.narrowedBytes, (w + 40) * (h + 30) * 2)
+            let panel = rotation.physicalSize(logicalWidth: w, logicalHeight: h)
+            let fast = OwnedPixelBuffer(width: panel.width, height: panel.height, format: .rgb565)
+            let plain = OwnedPixelBuffer(width: panel.width, height: panel.height, format: .rgb565)
+            let clock = DotClock(style: DotStyle())
+            var damage = Damage(bounds: renderer.bounds)
+            for n in 0..<30 {
+                if n == 12 { renderer.scrollBackground(toX: 17, y: 9) }
+                if n == 20 {
+                    // The map itself changes under the view.
+                    background.buffer.fill(Rect(x: 30, y: 20, width: 25, height: 12), with: Color(r: 9, g: 200, b: 40))
+                    renderer.invalidate(Rect(x: 13, y: 11, width: 25, height: 12))
+                }
+                let changed = renderer.render(clock.appearance(at: Double(n) * 0.21), centerX: 40 + Double(n) * 1.37,
+                                              centerY: 50 - Double(n) * 0.61)
+                damage.add(changed)
+                renderer.copyOut(damage.union, to: fast.buffer, rotation: rotation)
+                damage.endFrame()
+                renderer.canvas.buffer.copyOut(region: renderer.bounds, to: plain.buffer, rotation: rotation)
+                let a = bytes(fast.buffer), b = bytes(plain.buffer)
+                XCTAssertTrue(a == b, "\(rotation) frame \(n): first difference at byte \((0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? -1)")
+            }
+        }
+    }
+
+    func testWithoutANarrowedCopyItNarrowsAsBefore() throws {
+        let renderer = try FrameRenderer(width: 64, height: 48, style: DotStyle(), scale: 1, background: .frame(map(width: 64, height: 48)))
+        XCTAssertEqual(renderer.narrowedBytes, 0)
+        renderer.render(DotAppearance(), centerX: 30.3, centerY: 20.6)
+        let a = OwnedPixelBuffer(width: 64, height: 48, format: .rgb565), b = OwnedPixelBuffer(width: 64, height: 48, format: .rgb565)
+        renderer.copyOut(renderer.bounds, to: a.buffer)
+        renderer.canvas.buffer.copyOut(region: renderer.bounds, to: b.buffer)
+        XCTAssertEqual(bytes(a.buffer), bytes(b.buffer))
+    }
+}
