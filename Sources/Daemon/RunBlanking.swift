@@ -65,25 +65,18 @@ extension RunDaemon {
     /// live) arrives now, so the entrance pop plays; the whole frame is drawn and shown.
     private func reappear(_ d: DrivenDisplay, now: MonotonicInstant) {
         do {
-            let view = try SceneView(settings: settings, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
-                                     physicalHeight: d.physicalHeight, map: map, staleAfter: source.staleAfter,
-                                     center: source.fixedPosition)
+            let view = try Self.sceneView(settings: settings, map: map, source: source, canvasWidth: d.canvasWidth,
+                                          canvasHeight: d.canvasHeight, physicalHeight: d.physicalHeight)
             if var fix = lastFix {
                 if fix.receivedAt.duration(to: now).seconds < source.staleAfter { fix.receivedAt = now }
                 view.add(fix)
             }
+            d.view.close()
             d.view = view
         } catch {
             log.warning("night blanking over: keeping the old view (\(error))")
         }
-        let whole = Rect(x: 0, y: 0, width: d.canvasWidth, height: d.canvasHeight)
-        _ = d.view.draw(at: now.seconds)
-        do {
-            try d.present(whole, frame: d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds))
-        } catch {
-            lose("\(error)", now: now)
-            return
-        }
+        guard presentWhole(d, now: now) else { return }
         counters.frameDone(took: now.duration(to: waiting.now()).nanoseconds, at: waiting.now())
     }
 

@@ -220,11 +220,18 @@ public final class RunDaemon {
         }
     }
 
+    /// The one way a view is made for a canvas: at start, at a reload, after the night.
+    static func sceneView(settings: Settings, map: MapImage?, source: any PositionSource, canvasWidth: Int, canvasHeight: Int,
+                          physicalHeight: Int) throws(SceneView.SetupError) -> SceneView {
+        try SceneView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight, physicalHeight: physicalHeight,
+                      map: map, staleAfter: source.staleAfter, center: source.fixedPosition,
+                      waitForTiles: waitsForTiles(settings.display))
+    }
+
     /// A view for a canvas, seeded with the last fix so it tells the same truth as the one before.
     func makeView(canvasWidth: Int, canvasHeight: Int, physicalHeight: Int) throws(SceneView.SetupError) -> SceneView {
-        let view = try SceneView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                 physicalHeight: physicalHeight, map: map, staleAfter: source.staleAfter,
-                                 center: source.fixedPosition, waitForTiles: Self.waitsForTiles(settings.display))
+        let view = try Self.sceneView(settings: settings, map: map, source: source,
+                                      canvasWidth: canvasWidth, canvasHeight: canvasHeight, physicalHeight: physicalHeight)
         // A fix that came before the view (a fixed position's only one) is said to be off the
         // map here, or never: nothing else will say why no dot is drawn.
         if let lastFix, let note = view.add(lastFix), case .leftMap = note { say(note) }

@@ -33,13 +33,7 @@ extension RunDaemon {
 
     /// The driven display's connector, looked at again.
     func recheck(_ d: DrivenDisplay, now: MonotonicInstant) {
-        let check: ConnectorCheck
-        do {
-            check = try d.display.recheckConnector()
-        } catch {
-            lose("\(error)", now: now)
-            return
-        }
+        guard let check = connectorCheck(d, now: now) else { return }
         switch check {
         case .connected:
             break
@@ -64,13 +58,7 @@ extension RunDaemon {
             open(now: now)
             return
         }
-        let check: ConnectorCheck
-        do {
-            check = try d.display.recheckConnector()
-        } catch {
-            lose("\(error)", now: now)
-            return
-        }
+        guard let check = connectorCheck(d, now: now) else { return }
         switch check {
         case .disconnected:
             display.disconnect("\(d.displayName) disconnected", retryAt: now.advanced(by: Self.unpluggedLook))
@@ -82,6 +70,16 @@ extension RunDaemon {
             sendStatus()
         case .modeGone:
             reopen(d, now: now)
+        }
+    }
+
+    /// The display's connector looked at; nil when that failed (the display is lost, said).
+    private func connectorCheck(_ d: DrivenDisplay, now: MonotonicInstant) -> ConnectorCheck? {
+        do {
+            return try d.display.recheckConnector()
+        } catch {
+            lose("\(error)", now: now)
+            return nil
         }
     }
 
@@ -104,13 +102,18 @@ extension RunDaemon {
         }
     }
 
-    private func presentWhole(_ d: DrivenDisplay, now: MonotonicInstant) {
+    /// Draws and shows the whole frame (after a modeset, a reconnect, the night); false when the
+    /// display failed and was lost.
+    @discardableResult
+    func presentWhole(_ d: DrivenDisplay, now: MonotonicInstant) -> Bool {
         let whole = Rect(x: 0, y: 0, width: d.canvasWidth, height: d.canvasHeight)
         _ = d.view.draw(at: now.seconds)
         do {
             try d.present(whole, frame: d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds))
+            return true
         } catch {
             lose("\(error)", now: now)
+            return false
         }
     }
 }

@@ -32,9 +32,8 @@ extension RunDaemon {
         var newView: SceneView?
         var seedNote: SceneNote?
         if !displayChanged, let d = display.driven {
-            newView = try SceneView(settings: next, canvasWidth: d.canvasWidth, canvasHeight: d.canvasHeight,
-                                    physicalHeight: d.physicalHeight, map: newMap, staleAfter: newSource.staleAfter,
-                                    center: newSource.fixedPosition, waitForTiles: Self.waitsForTiles(next.display))
+            newView = try Self.sceneView(settings: next, map: newMap, source: newSource, canvasWidth: d.canvasWidth,
+                                         canvasHeight: d.canvasHeight, physicalHeight: d.physicalHeight)
             if let seed { seedNote = newView!.add(seed) }
         }
 
