@@ -34,7 +34,7 @@ public enum MapTileReport {
         var what = "center"
         if start == nil, case .position(let p) = s.source.source { start = p; what = "position" }
         if let start {
-            let covered = contains(b, start)
+            let covered = b.contains(start)
             out.append("map \(what) \(start.latitude),\(start.longitude): \(covered ? "on the map" : "NOT on the map (outside its bounds: the dot is hidden or pinned as offMap says)")")
         } else if let first = s.map.tiles.start {
             out.append("map view starts at \(first.latitude),\(first.longitude) (the file's centre) until the first fix")
@@ -44,11 +44,5 @@ public enum MapTileReport {
         let slots = s.map.tiles.cacheBytes / set.slotBytes
         out.append("map tile cache \(s.map.tiles.cacheMegabytes) MiB: \(slots) tiles; a \(screen.width)x\(screen.height) screen\(assumed) needs \(set.slotsNeeded(canvasWidth: screen.width, canvasHeight: screen.height)) (the tiles in view and the ring around them)")
         return out
-    }
-
-    static func contains(_ b: GeoBounds, _ p: GeoPoint) -> Bool {
-        guard p.latitude >= b.south, p.latitude <= b.north else { return false }
-        if b.crossesAntimeridian { return p.longitude >= b.west || p.longitude <= b.east }
-        return p.longitude >= b.west && p.longitude <= b.east
     }
 }

@@ -117,10 +117,6 @@ extension Configuration {
         } else {
             s.map.zoom = Double(min(max(m.center?.zoom ?? m.maxZoom, m.minZoom), m.maxZoom))
         }
-        let b = set.metadata.bounds
-        let east = b.crossesAntimeridian ? b.east + 360 : b.east
-        var middle = (b.west + east) / 2
-        if middle > 180 { middle -= 360 }
         // A frame size the configuration fixes (a headless output's, a configured mode) is known
         // now, a screen's only once it is opened: the cache is checked against the known one.
         if let screen = MapTileReport.knownScreen(s.display),
@@ -128,7 +124,7 @@ extension Configuration {
             let key = s.origins["map.cacheMegabytes"] != nil ? "map.cacheMegabytes" : s.origins["display.mode"] != nil ? "display.mode" : "map.tiles"
             throw fail(key, problem)
         }
-        s.map.tiles.start = m.center?.point ?? GeoPoint(latitude: (b.south + b.north) / 2, longitude: middle)
+        s.map.tiles.start = m.center?.point ?? set.metadata.bounds.middle
         s.map.tiles.set = set
     }
 }

@@ -36,4 +36,19 @@ public struct GeoBounds: Equatable, Sendable {
     }
 
     public var crossesAntimeridian: Bool { west > east }
+
+    /// The point halfway between the edges (in longitude across the antimeridian when the bounds
+    /// cross it), in −180…180.
+    public var middle: GeoPoint {
+        var lon = (west + (crossesAntimeridian ? east + 360 : east)) / 2
+        if lon > 180 { lon -= 360 }
+        return GeoPoint(latitude: (south + north) / 2, longitude: lon)
+    }
+
+    /// Whether `p` lies inside, edges included.
+    public func contains(_ p: GeoPoint) -> Bool {
+        guard p.latitude >= south, p.latitude <= north else { return false }
+        if crossesAntimeridian { return p.longitude >= west || p.longitude <= east }
+        return p.longitude >= west && p.longitude <= east
+    }
 }

@@ -122,10 +122,7 @@ public struct TileSet: Equatable, Sendable {
     static func sampleSize(_ store: any TileStore, measure: ([UInt8]) -> (width: Int, height: Int)?) -> (width: Int, height: Int)? {
         let m = store.metadata
         let b = m.bounds
-        let east = b.crossesAntimeridian ? b.east + 360 : b.east
-        var lon = (b.west + east) / 2
-        if lon > 180 { lon -= 360 }
-        let centre = m.center?.point ?? GeoPoint(latitude: (b.south + b.north) / 2, longitude: lon)
+        let centre = m.center?.point ?? b.middle
         // Then the corners: a centre can fall in a hole of a map that is not a rectangle.
         let places = [centre, GeoPoint(latitude: b.north, longitude: b.west), GeoPoint(latitude: b.south, longitude: b.west),
                       GeoPoint(latitude: b.north, longitude: b.east), GeoPoint(latitude: b.south, longitude: b.east)]
