@@ -80,10 +80,8 @@ final class NmeaCorpusTests: XCTestCase {
 
     /// Runs the recording through gpsd and returns the last position it reported for each time.
     static func gpsdPositions(_ url: URL) throws -> [Int: (Double, Double)] {
-        let gpsd = try GPSFake(log: url)
-        try gpsd.waitForFeedEnd(timeout: 60)
         var out: [Int: (Double, Double)] = [:]
-        for object in gpsd.reports where object["class"] as? String == "TPV" {
+        for object in try GPSFake.play(log: url) where object["class"] as? String == "TPV" {
             guard let mode = object["mode"] as? Int, mode >= 2,
                   let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
                   let text = object["time"] as? String, let time = FixTime(iso8601: text) else { continue }

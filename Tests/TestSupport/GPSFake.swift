@@ -51,6 +51,25 @@ public final class GPSFake {
         throw TestFailure("gpsfake's gpsd never listened on 127.0.0.1:\(port):\n\(said)")
     }
 
+    /// Plays a whole log through gpsfake's gpsd (`-1`, unpaced) and returns what gpsd reported.
+    /// gpsfake's start-up race (its own client refused before its gpsd listens: "socket error …
+    /// Connection refused", nothing played) starts it again, at most three times, as `listening`
+    /// does; any other failure is thrown as it is.
+    public static func play(log: URL, timeout: Double = 60) throws -> [[String: Any]] {
+        var said = ""
+        for _ in 0..<3 {
+            let fake = try GPSFake(log: log)
+            do {
+                try fake.waitForFeedEnd(timeout: timeout)
+                return fake.reports
+            } catch {
+                guard fake.child.stderr.contains("socket error") else { throw error }
+                said += "\(error)\n"
+            }
+        }
+        throw TestFailure("gpsfake died before its gpsd listened, three times, on \(log.lastPathComponent):\n\(said)")
+    }
+
     /// Waits until gpsd accepts TCP connections on 127.0.0.1:port.
     public func waitUntilListening(timeout: Double = 15) throws {
         let ok = ChildProcess.waitUntil(timeout: timeout) { Self.accepts(port: port) || !child.isRunning }
