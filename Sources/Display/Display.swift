@@ -41,6 +41,9 @@ public protocol Display: AnyObject {
     /// `frame` says which moment the canvas shows.
     func present(damage: Rect, frame: FrameStamp) throws
     func handleEvents() throws
+    /// Whether everything handed over is on its way to the screen: no damage waits for a flip or
+    /// a vblank still in flight. A still frame is shown once this holds after its `present`.
+    var isSettled: Bool { get }
     /// Frames that reached the screen so far and the time spent waiting for it to take them.
     var presentation: PresentationCount { get }
     /// The device node whose kernel uevents concern this display ("/dev/dri/card0"); nil: it has
@@ -67,6 +70,8 @@ extension Display {
     /// A display without events of its own (files, memory) has nothing to poll.
     public var pollDescriptor: Int32? { nil }
     public func handleEvents() {}
+    /// A display that takes every frame at once (files, memory) is always settled.
+    public var isSettled: Bool { true }
 }
 
 /// The moment a presented frame shows, and what it shows: displays that keep a record of their

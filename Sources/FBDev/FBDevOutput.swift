@@ -317,6 +317,8 @@ public final class FBDevOutput: Display {
         presentation.presented += 1
     }
 
+    public var isSettled: Bool { damage.current.isEmpty && !copyAfterVSync && vsync?.outstandingSince == nil }
+
     /// The end of a vblank wait: the pan before it is shown, or the in-place copy waiting for it
     /// is made now, just after the vblank. A failed wait leaves the pacing to the frame timer.
     public func handleEvents() throws(FBDevError) {

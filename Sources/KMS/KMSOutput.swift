@@ -230,6 +230,8 @@ public final class KMSOutput: Display {
     /// Whether a flip is queued and its event not yet read.
     public var isFlipPending: Bool { flipPending }
 
+    public var isSettled: Bool { !flipPending && damage.current.isEmpty }
+
     // MARK: Hot-plug
 
     /// After a uevent for this card: the connector is still there, gone, or back (or its link

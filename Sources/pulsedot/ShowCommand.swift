@@ -212,6 +212,8 @@ struct ShowLoop {
         let clock = DotClock(style: options.settings.dot.style)
         let start = MonotonicInstant.now()
         var drawnAt: Double?
+        // The still frame's time once drawn, until it is on the screen.
+        var stillUnshown: Double?
         var fds = [pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: timer.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: output.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
@@ -219,22 +221,30 @@ struct ShowLoop {
             do {
                 _ = try Poll.wait(&fds, timeoutMilliseconds: -1)
                 if fds[0].revents != 0, try signals.next() != nil { return .terminated }
-                if fds[2].revents != 0 { try output.handleEvents() }
+                if fds[2].revents != 0 {
+                    try output.handleEvents()
+                    // Damage that waited for this flip or vblank goes out now, not a frame later.
+                    if let t = stillUnshown, !output.isSettled {
+                        try output.present(damage: .empty, frame: FrameStamp(sinceStart: t, monotonic: t))
+                    }
+                }
                 if fds[1].revents != 0, try timer.expirations() > 0 {
                     let t = options.clock(elapsed: start.duration(to: .now()).seconds)
                     // A still frame is drawn once; the timer keeps the loop presenting until a
                     // deferred flip has gone out.
                     var damage = Rect.empty
-                    var stillFrameDrawn = false
                     if t != drawnAt {
                         damage = renderer.render(clock.appearance(at: t), centerX: cx, centerY: cy)
                         drawnAt = t
-                        stillFrameDrawn = t == options.at
+                        if t == options.at { stillUnshown = t }
                     }
                     try output.present(damage: damage, frame: FrameStamp(sinceStart: t, monotonic: t))
-                    // Tests and installers wait for this before judging the screen: say it only
-                    // once the still frame has gone to the display, not when it was drawn.
-                    if stillFrameDrawn { say("still frame at clock \(t) s") }
+                }
+                // Tests and installers wait for this before judging the screen: say it only once
+                // the still frame is on the display, not when it was drawn or handed over.
+                if let t = stillUnshown, output.isSettled {
+                    say("still frame at clock \(t) s")
+                    stillUnshown = nil
                 }
             } catch {
                 return outcome(of: error)

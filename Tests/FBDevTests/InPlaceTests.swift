@@ -92,6 +92,30 @@ final class InPlaceTests: XCTestCase {
         XCTAssertEqual(output.presentation.presented, 1)
     }
 
+    /// A frame handed over while the last pan's vblank is awaited waits; the display is settled
+    /// (what a still frame waits for) only once that frame's own pan has been shown too.
+    func testAFrameDeferredBehindAVBlankIsSettledOnlyOnceItsOwnPanIsShown() throws {
+        let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: 60)
+        fb.vsyncErrno = 0
+        let output = try Scene.make(fb)
+        Scene.fill(output.canvas, output.canvas.bounds, Scene.pattern(0))
+        try output.start()
+        XCTAssertTrue(output.isSettled)
+        Scene.fill(output.canvas, Rect(x: 1, y: 1, width: 5, height: 5), Scene.pattern(1))
+        try output.present(damage: Rect(x: 1, y: 1, width: 5, height: 5))
+        XCTAssertFalse(output.isSettled, "the pan waits for its vblank")
+        Scene.fill(output.canvas, Rect(x: 20, y: 10, width: 6, height: 6), Scene.pattern(2))
+        try output.present(damage: Rect(x: 20, y: 10, width: 6, height: 6))
+        XCTAssertEqual(output.statistics.deferred, 1)
+        try Scene.settle(output)
+        XCTAssertFalse(output.isSettled, "the second frame has not been panned to")
+        try output.present(damage: .empty)
+        XCTAssertFalse(output.isSettled, "its pan waits for its vblank")
+        try Scene.settle(output)
+        XCTAssertTrue(output.isSettled)
+        Scene.assertPanelShowsCanvas(fb, output, "after the deferred frame")
+    }
+
     func testAVSyncThatReturnsAtOnceDoesNotPace() throws {
         let fb = MemoryFramebuffer.make(width: 40, height: 30)
         fb.vsyncErrno = 0

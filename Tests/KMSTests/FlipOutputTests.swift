@@ -48,10 +48,14 @@ final class FlipOutputTests: XCTestCase {
         XCTAssertEqual(output.statistics.deferred, 2)
         XCTAssertEqual(output.statistics.flips, 1)
         XCTAssertEqual(card.panel(35, 25), Scene.background, "the scanned-out buffer was written during a flip")
+        XCTAssertFalse(output.isSettled, "a flip in flight and damage waiting")
         try output.handleEvents()
+        XCTAssertFalse(output.isSettled, "the flip is done but the kept damage is not on its way")
         try output.present(damage: .empty)  // the next timer tick: the kept damage goes out
         XCTAssertEqual(output.statistics.flips, 2)
+        XCTAssertFalse(output.isSettled, "its flip is in flight")
         try output.handleEvents()
+        XCTAssertTrue(output.isSettled)
         Scene.assertPanelShowsCanvas(card, output, "after the deferred frames")
         // And the buffer written next (two frames old) catches up too.
         Scene.fill(output.canvas, Rect(x: 60, y: 0, width: 4, height: 4), Scene.pattern(4))
