@@ -170,6 +170,8 @@ public final class FrameRenderer {
     public func invalidate() {
         needsFullFrame = true
         fresh = nil
+        // The background frame may have been rewritten (a composed map window moved).
+        if case .frame(let f) = background, let n = narrowed { n.refresh(f.buffer.bounds, from: f.buffer) }
     }
 
     /// The background under `rect` changed (a tile arrived, the frame's pixels were rewritten):
@@ -209,9 +211,11 @@ public final class FrameRenderer {
     }
 
     /// Makes the RGB565 copy of a background frame that copy-out to `format` in `rotation` reads
-    /// (once, when the map is there: 2 bytes per map pixel); nothing for XRGB8888, a colour or tiles.
-    public func prepareCopyOut(format: PixelFormat, rotation: Rotation = .r0) {
+    /// (once, when the map is there: 2 bytes per map pixel); nothing for XRGB8888, a colour or
+    /// tiles, or a map whose copy would take more than `maximumBytes`.
+    public func prepareCopyOut(format: PixelFormat, rotation: Rotation = .r0, maximumBytes: Int = .max) {
         guard format == .rgb565, case .frame(let f) = background, narrowed?.rotation != rotation else { return }
+        if f.buffer.width * f.buffer.height > maximumBytes / 2 { return }
         narrowed = NarrowedCopy(of: f.buffer, rotation: rotation)
     }
 

@@ -26,6 +26,9 @@ public protocol Display: AnyObject {
     /// frame), so frames are not copied twice. Call before `start()`; the caller keeps it alive
     /// until `close()`.
     func adopt(canvas: PixelBuffer)
+    /// Copies into scan-out memory through `copier` from now on (the canvas's drawer, which
+    /// narrows only what it drew over the map); displays that keep no scan-out memory ignore it.
+    func route(copyOut copier: CanvasCopier)
     /// The scan-out buffer the next `present` shows, lent for drawing into directly when the
     /// display can take frames that way (same format and orientation as the canvas); nil: draw
     /// into `canvas`.
@@ -66,6 +69,7 @@ public protocol Display: AnyObject {
 
 extension Display {
     public var lentBuffer: PixelBuffer? { nil }
+    public func route(copyOut copier: CanvasCopier) {}
     public func recordNextFrame() -> Bool { false }
     /// A display without events of its own (files, memory) has nothing to poll.
     public var pollDescriptor: Int32? { nil }

@@ -8,6 +8,8 @@ public struct DisplayCanvas {
     public let height: Int
     private var own: OwnedPixelBuffer?
     private var adopted: PixelBuffer?
+    /// Set by `route(through:)`: copy-out goes through the canvas's drawer.
+    private var copier: CanvasCopier?
 
     public init(width: Int, height: Int) {
         self.width = width
@@ -30,5 +32,16 @@ public struct DisplayCanvas {
                      "a \(frame.width)x\(frame.height) \(frame.format) frame cannot be the \(width)x\(height) xrgb8888 canvas")
         adopted = frame
         own = nil
+    }
+
+    /// Copies from now on go through `copier` (nil: the canvas's own plain copy-out).
+    public mutating func route(through copier: CanvasCopier?) { self.copier = copier }
+
+    /// Logical `region` of the canvas into `target` (the panel), turned by `rotation`: through the
+    /// copier when there is one; returns the panel rectangle written.
+    @discardableResult
+    public mutating func copyOut(region: Rect, to target: PixelBuffer, rotation: Rotation) -> Rect {
+        if let copier { return copier.copy(region, target, rotation) }
+        return buffer().copyOut(region: region, to: target, rotation: rotation)
     }
 }

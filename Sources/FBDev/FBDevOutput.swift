@@ -80,6 +80,14 @@ public final class FBDevOutput: Display {
         precondition(!started, "adopt(canvas:) after start()")
         shadow.adopt(frame)
     }
+    public func route(copyOut copier: CanvasCopier) { shadow.route(through: copier) }
+
+    /// A frame's damage into a screen: in the panel's own layout through the canvas's drawer
+    /// (when one was routed), in any other layout converted here.
+    private func copy(_ region: Rect, from frame: PixelBuffer, to screen: PixelBuffer) -> Rect {
+        if layout.isNative { return shadow.copyOut(region: region, to: screen, rotation: rotation) }
+        return layout.copy(region: region, from: frame, to: screen, rotation: rotation)
+    }
 
     /// The end of a vblank wait, while FBIO_WAITFORVSYNC paces; nothing else to poll.
     public var pollDescriptor: Int32? { pacing == .vsync && started ? vsync?.descriptor : nil }
@@ -288,7 +296,7 @@ public final class FBDevOutput: Display {
 
     private func copyInPlace() {
         let frame = canvas
-        statistics.pixelsCopied += layout.copy(region: damage.current, from: frame, to: screens[0], rotation: rotation).area
+        statistics.pixelsCopied += copy(damage.current, from: frame, to: screens[0]).area
         damage.endFrame()
         presentation.presented += 1
     }
@@ -296,7 +304,7 @@ public final class FBDevOutput: Display {
     private func presentByPanning() throws(FBDevError) {
         let back = 1 - front
         let frame = canvas
-        statistics.pixelsCopied += layout.copy(region: damage.union, from: frame, to: screens[back], rotation: rotation).area
+        statistics.pixelsCopied += copy(damage.union, from: frame, to: screens[back]).area
         do {
             try device.pan(xoffset: 0, yoffset: back * height)
         } catch {

@@ -67,6 +67,7 @@ public final class KMSOutput: Display {
         precondition(!started, "adopt(canvas:) after start()")
         shadow.adopt(frame)
     }
+    public func route(copyOut copier: CanvasCopier) { shadow.route(through: copier) }
     public var pollDescriptor: Int32? { strategy == .flip && started ? card.eventDescriptor : nil }
     /// "card0 (bochs) Virtual-1" — how messages name this output.
     public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
@@ -165,7 +166,7 @@ public final class KMSOutput: Display {
     private func presentInPlace() throws(KMSError) {
         let region = damage.current
         if region.isEmpty { return }
-        let written = canvas.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
+        let written = shadow.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
         statistics.pixelsCopied += written.area
         damage.endFrame()
         // Without DirtyFB the scan-out buffer is what the controller reads: written is shown.
@@ -197,7 +198,7 @@ public final class KMSOutput: Display {
         }
         if damage.current.isEmpty { return }
         let back = 1 - front
-        let written = canvas.copyOut(region: damage.union, to: buffers[back].pixels, rotation: rotation)
+        let written = shadow.copyOut(region: damage.union, to: buffers[back].pixels, rotation: rotation)
         statistics.pixelsCopied += written.area
         do {
             try card.pageFlip(crtc: crtc.id, framebuffer: buffers[back].framebuffer)

@@ -20,9 +20,14 @@ public final class DrivenDisplay {
         do {
             let view = try makeView(display.canvasWidth, display.canvasHeight, display.physicalHeight)
             display.adopt(canvas: view.renderer.canvas.buffer)
+            let driven = DrivenDisplay(display: display, view: view)
+            // Weak: the display is the driven display's own, and is closed before it goes.
+            display.route(copyOut: CanvasCopier { [weak driven] region, target, rotation in
+                driven?.copyOut(region, to: target, rotation: rotation) ?? .empty
+            })
             _ = view.draw(at: now)
             try display.start()
-            return .success(DrivenDisplay(display: display, view: view))
+            return .success(driven)
         } catch {
             display.close()
             return .failure(DisplayOpener.Unavailable(description: "\(error)", recovery: Recovery.of(error)))
@@ -44,6 +49,21 @@ public final class DrivenDisplay {
     public func present(_ damage: Rect, frame: FrameStamp) throws {
         if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.canvas.buffer) }
         try display.present(damage: damage, frame: frame)
+    }
+
+    /// The largest RGB565 copy of a map image kept for copy-out (a map of about 32 million
+    /// pixels): beyond it every copied pixel is narrowed, as a map that big should be tiles.
+    public static let narrowedMapLimit = 64 << 20
+
+    /// Copy-out for the display, by the view's renderer: its canvas holds exactly what the
+    /// display's canvas does (the same frame, or one whose damage is copied over every frame), and
+    /// into RGB565 it narrows only what it drew over the map.
+    func copyOut(_ region: Rect, to target: PixelBuffer, rotation: Rotation) -> Rect {
+        let renderer = view.renderer
+        if target.format == .rgb565 {
+            renderer.prepareCopyOut(format: .rgb565, rotation: rotation, maximumBytes: Self.narrowedMapLimit)
+        }
+        return renderer.copyOut(region, to: target, rotation: rotation)
     }
 
     /// Puts the display back (the console) and frees it. Safe to call twice.

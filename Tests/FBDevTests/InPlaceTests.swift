@@ -1,3 +1,4 @@
+import Display
 import FBDev
 import Glibc
 import Raster
@@ -138,5 +139,31 @@ final class InPlaceTests: XCTestCase {
         try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))
         XCTAssertEqual(fb.vsyncWaits, 2, "only the waits at start succeeded; none tried after the failure")
         Scene.assertPanelShowsCanvas(fb, output, "after the fallback")
+    }
+}
+
+/// A routed copy-out carries the damage into an RGB565 framebuffer in its own layout, in place
+/// and by panning; a layout the canvas cannot narrow to (BGR) is converted here as before.
+final class FBDevCopyRouteTests: XCTestCase {
+    func testNativeLayoutsCopyThroughTheRouteAndOthersConvertHere() throws {
+        for (layout, virtualHeight, routed) in [(FramebufferLayout.rgb565, 30, true), (.rgb565, 60, true), (.xbgr8888, 30, false)] {
+            let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: virtualHeight, layout: layout)
+            let output = try Scene.make(fb)
+            var copies = 0
+            let canvas = output.canvas
+            output.route(copyOut: CanvasCopier { region, target, rotation in
+                copies += 1
+                return canvas.copyOut(region: region, to: target, rotation: rotation)
+            })
+            Scene.fill(output.canvas, output.canvas.bounds, Scene.pattern(0))
+            try output.start()
+            for frame in 1...3 {
+                let square = Rect(x: frame * 5, y: frame * 3, width: 6, height: 4)
+                Scene.fill(output.canvas, square, Scene.pattern(frame))
+                try output.present(damage: square)
+            }
+            Scene.assertPanelShowsCanvas(fb, output, "\(layout) virtual height \(virtualHeight)")
+            XCTAssertEqual(copies, routed ? 3 : 0, "\(layout) virtual height \(virtualHeight)")
+        }
     }
 }
