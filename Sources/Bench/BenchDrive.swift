@@ -38,6 +38,7 @@ public final class BenchDrive {
                            canvasWidth: options.width, canvasHeight: options.height)
         renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
                                      scale: options.scale, background: .tiles(map.mosaic))
+        renderer.prepareCopyOut(format: options.format)
         var buffers: [OwnedPixelBuffer] = []
         for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)) }
         targets = buffers

@@ -110,6 +110,7 @@ public final class FrameRenderer {
                                             appearance: appearance, clip: changed)
                 dot = dot.union(painted)
             }
+            fresh = overlay.map { dot.union($0.frame) } ?? dot
         }
         if let overlay { overlay.draw(into: canvas.buffer, clip: changed) }
         lastDot = dot
@@ -146,6 +147,8 @@ public final class FrameRenderer {
             }
         }
         if let overlay { overlay.draw(into: canvas.buffer, clip: all) }
+        // Every pixel is now what a full redraw leaves: the tiles, but for the dot and overlay.
+        fresh = overlay.map { dot.union($0.frame) } ?? dot
         lastDot = dot
         return all
     }
@@ -203,17 +206,25 @@ public final class FrameRenderer {
     /// frame, only what the last `render` drew is narrowed; the rest comes from the narrowed map.
     @discardableResult
     public func copyOut(_ region: Rect, to target: PixelBuffer, rotation: Rotation = .r0) -> Rect {
-        if target.format == .rgb565, let n = narrowed, n.rotation == rotation, let fresh {
-            return canvas.buffer.copyOut(region: region, to: target, rotation: rotation, narrowed: n,
-                                         originX: backgroundOrigin.x, originY: backgroundOrigin.y, fresh: fresh)
+        if target.format == .rgb565, let fresh {
+            if let n = narrowed, n.rotation == rotation {
+                return canvas.buffer.copyOut(region: region, to: target, rotation: rotation, narrowed: n,
+                                             originX: backgroundOrigin.x, originY: backgroundOrigin.y, fresh: fresh)
+            }
+            if rotation == .r0, case .tiles(let m) = background, m.hasNarrowed {
+                return m.copyOutNarrowed(region, from: canvas.buffer, to: target, fresh: fresh)
+            }
         }
         return canvas.buffer.copyOut(region: region, to: target, rotation: rotation)
     }
 
     /// Makes the RGB565 copy of a background frame that copy-out to `format` in `rotation` reads
-    /// (once, when the map is there: 2 bytes per map pixel); nothing for XRGB8888, a colour or
-    /// tiles, or a map whose copy would take more than `maximumBytes`.
+    /// (once, when the map is there: 2 bytes per map pixel); nothing for XRGB8888, a colour, or a
+    /// map whose copy would take more than `maximumBytes`.
     public func prepareCopyOut(format: PixelFormat, rotation: Rotation = .r0, maximumBytes: Int = .max) {
+        // Tiles keep RGB565 copies in their pool (unturned panels): asked for here, made by the
+        // map's owner at its next move, used once they are all there.
+        if format == .rgb565, rotation == .r0, case .tiles(let m) = background { m.requestNarrowed() }
         guard format == .rgb565, case .frame(let f) = background, narrowed?.rotation != rotation else { return }
         if f.buffer.width * f.buffer.height > maximumBytes / 2 { return }
         narrowed = NarrowedCopy(of: f.buffer, rotation: rotation)

@@ -22,6 +22,13 @@ public final class TileMosaic {
     public private(set) var offset = (x: 0, y: 0)
     /// The tile (in the map's tile columns and rows) under the canvas's top-left corner: cell (0, 0).
     public private(set) var firstTile = (column: 0, row: 0)
+    /// Asked for by an RGB565 panel's copy-out: the slots' owner is to keep RGB565 copies.
+    public private(set) var wantsNarrowed = false
+    /// Where the slots' RGB565 copies are, once kept: a slot's copy is at `narrowedBase` plus
+    /// half the slot's distance from `pixelsBase` (two bytes a pixel for four).
+    private(set) var narrowedSlots: (pixelsBase: UnsafeRawPointer, narrowedBase: UnsafeRawPointer)?
+    /// The colour narrowed, for cells without a tile.
+    let narrowedColor: UInt16
 
     /// `tileSize` must be a power of two (256 or 512 for map tiles).
     public init(tileSize: Int, color: Color, canvasWidth: Int, canvasHeight: Int) throws(FrameError) {
@@ -41,9 +48,21 @@ public final class TileMosaic {
         rows = (canvasHeight + tileSize - 1) / tileSize + 1
         cells = .allocate(capacity: columns * rows)
         cells.initialize(repeating: nil, count: columns * rows)
+        narrowedColor = Self.narrow(color)
     }
 
     deinit { cells.deallocate() }
+
+    /// Asks the slots' owner for RGB565 copies of the tiles (an RGB565 panel is being driven).
+    public func requestNarrowed() { wantsNarrowed = true }
+
+    /// Every slot a cell may point at has an RGB565 copy from now on, laid out as the slots are.
+    public func useNarrowed(pixelsBase: UnsafeRawPointer, narrowedBase: UnsafeRawPointer) {
+        narrowedSlots = (pixelsBase, narrowedBase)
+    }
+
+    /// Whether `copyOutNarrowed` can copy the map from RGB565 copies.
+    public var hasNarrowed: Bool { narrowedSlots != nil }
 
     /// Shows the map from `(x, y)` (the map pixel at the canvas's top-left; negative where a map
     /// smaller than the canvas is centred). Returns whether the view moved; when it crossed onto
@@ -86,6 +105,12 @@ public final class TileMosaic {
         let i = column - firstTile.column, j = row - firstTile.row
         guard i >= 0, i < columns, j >= 0, j < rows else { return nil }
         return cells[j * columns + i]
+    }
+
+    /// The slot under canvas pixel (x, y) (nil: the colour).
+    @inline(__always)
+    func tile(atCanvasX x: Int, y: Int) -> UnsafeRawPointer? {
+        cells[(((offset.y + y) >> shift) - firstTile.row) * columns + ((offset.x + x) >> shift) - firstTile.column]
     }
 
     /// Where map tile (`column`, `row`) lies on the canvas, clipped to it.

@@ -17,6 +17,9 @@ final class TileCache {
     let tileSize: Int
     let slotCount: Int
     private let storage: UnsafeMutableRawPointer
+    /// RGB565 copies of the slots, slot for slot, for an RGB565 panel (`keepNarrowed`): copy-out
+    /// then moves the map's pixels as they are instead of narrowing each one every frame.
+    private(set) var narrowedStorage: UnsafeMutableRawPointer?
     private var ids: [TileID?]
     private(set) var states: [State]
     private var lastUse: [UInt64]
@@ -38,7 +41,35 @@ final class TileCache {
         index.reserveCapacity(slotCount)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        narrowedStorage?.deallocate()
+    }
+
+    var pixelsBase: UnsafeRawPointer { UnsafeRawPointer(storage) }
+    var narrowedByteCount: Int { narrowedStorage == nil ? 0 : tileSize * tileSize * 2 * slotCount }
+
+    /// Keeps an RGB565 copy of every slot from now on: allocated once, the tiles already there
+    /// narrowed now (a loading slot is narrowed when it comes back).
+    func keepNarrowed() {
+        guard narrowedStorage == nil else { return }
+        narrowedStorage = .allocate(byteCount: tileSize * tileSize * 2 * slotCount, alignment: 64)
+        for s in 0..<slotCount where states[s] == .ready(blank: false) { narrow(s) }
+    }
+
+    /// The RGB565 copy of `slot`, when copies are kept.
+    func narrowed(_ slot: Int) -> PixelBuffer? {
+        guard let n = narrowedStorage else { return nil }
+        return PixelBuffer(base: n + slot * tileSize * tileSize * 2, width: tileSize, height: tileSize,
+                           stride: tileSize * 2, format: .rgb565)
+    }
+
+    /// Narrows `slot` into its RGB565 copy (nothing when none are kept).
+    func narrow(_ slot: Int) {
+        guard let n = narrowed(slot) else { return }
+        let p = pixels(slot)
+        p.copyOut(region: p.bounds, to: n, rotation: .r0)
+    }
 
     /// The slot holding (or loading) `id`.
     func slot(of id: TileID) -> Int? { index[id] }

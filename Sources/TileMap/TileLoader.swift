@@ -9,6 +9,8 @@ struct TileRequest: @unchecked Sendable {
     let slot: Int
     /// The slot's pixels: written by the worker only, until its delivery comes back.
     let pixels: PixelBuffer
+    /// The slot's RGB565 copy, when the panel takes RGB565: the worker narrows the tile into it.
+    let narrowed: PixelBuffer?
 }
 
 /// A slot coming back from the worker.
@@ -19,6 +21,8 @@ struct TileDelivery: Sendable {
     let blank: Bool
     /// Why a damaged tile could not be shown, naming it; nil for a tile decoded or simply absent.
     let problem: String?
+    /// Whether the slot's RGB565 copy was written too.
+    var narrowed = false
 }
 
 /// The tile worker: a thread of its own that reads and decodes tiles the loop asks for, one at

@@ -52,7 +52,13 @@ final class TileProducer {
             outcome = decode(id, into: request.pixels)
         }
         switch outcome {
-        case .decoded: return TileDelivery(id: id, slot: request.slot, blank: false, problem: nil)
+        case .decoded:
+            var delivery = TileDelivery(id: id, slot: request.slot, blank: false, problem: nil)
+            if let n = request.narrowed {
+                request.pixels.copyOut(region: request.pixels.bounds, to: n, rotation: .r0)
+                delivery.narrowed = true
+            }
+            return delivery
         case .missing: return TileDelivery(id: id, slot: request.slot, blank: true, problem: nil)
         case .failed(let why): return TileDelivery(id: id, slot: request.slot, blank: true, problem: why)
         }

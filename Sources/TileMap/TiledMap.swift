@@ -124,6 +124,7 @@ public final class TiledMap {
     /// view moved (the whole canvas must be redrawn).
     @discardableResult
     public func show(offset: ViewOffset) -> Bool {
+        if mosaic.wantsNarrowed && cache.narrowedStorage == nil { keepNarrowed() }
         let before = visibleRange
         let was = mosaic.offset
         guard mosaic.move(toX: offset.x, y: offset.y) else { return false }
@@ -135,6 +136,15 @@ public final class TiledMap {
         return true
     }
 
+    /// From now on every tile in the pool also has an RGB565 copy, which the mosaic copies out
+    /// to an RGB565 panel where the canvas shows the map.
+    private func keepNarrowed() {
+        cache.keepNarrowed()
+        guard let n = cache.narrowedStorage else { return }
+        mosaic.useNarrowed(pixelsBase: cache.pixelsBase, narrowedBase: UnsafeRawPointer(n))
+        notes.append("map \(tileSet.path): RGB565 copies of the cached tiles for the panel (\(cache.narrowedByteCount >> 20) MiB more)")
+    }
+
     /// Takes the tiles the worker finished: each goes into the pool and, when in view, onto the
     /// mosaic. Returns the canvas area they cover (to redraw).
     public func receive() -> Rect {
@@ -144,6 +154,8 @@ public final class TiledMap {
         for d in deliveries {
             inFlight -= 1
             cache.finish(d.slot, blank: d.blank)
+            // Asked for before the panel wanted RGB565 copies: made here, once.
+            if !d.blank && !d.narrowed { cache.narrow(d.slot) }
             if let problem = d.problem, !reported.contains(problem) {
                 reported.insert(problem)
                 notes.append("map \(tileSet.path): \(problem); the map's colour shows there")
@@ -206,7 +218,7 @@ public final class TiledMap {
                     pending = true
                     guard inFlight < maxInFlight,
                           let slot = cache.claim(for: tile, keep: { inRange($0) || isKept($0) }) else { continue }
-                    loader.request(TileRequest(id: tile, slot: slot, pixels: cache.pixels(slot)))
+                    loader.request(TileRequest(id: tile, slot: slot, pixels: cache.pixels(slot), narrowed: cache.narrowed(slot)))
                     inFlight += 1
                 }
             }
@@ -328,7 +340,7 @@ public final class TiledMap {
             taken += 1
             guard isKept(tile), cache.slot(of: tile) == nil else { continue }
             guard let slot = cache.claim(for: tile, keep: isKept) else { break }
-            loader.request(TileRequest(id: tile, slot: slot, pixels: cache.pixels(slot)))
+            loader.request(TileRequest(id: tile, slot: slot, pixels: cache.pixels(slot), narrowed: cache.narrowed(slot)))
             inFlight += 1
         }
         wanted.removeFirst(taken)
