@@ -77,6 +77,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["CLinux", "Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),

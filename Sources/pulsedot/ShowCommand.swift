@@ -119,6 +119,7 @@ struct ShowOptions {
         d.format = kms.format
         d.rotation = kms.rotation
         d.update = kms.update
+        d.composition = settings.display.composition
         return d
     }
 
@@ -198,6 +199,7 @@ struct ShowLoop {
             return .failed("\(error)")
         }
         output.adopt(canvas: renderer.canvas.buffer)
+        let planeDot = output.spritePlane.map { PlaneDot(plane: $0, style: options.settings.dot.style, scale: scale) }
         let cx = options.x ?? Double(output.canvasWidth) / 2
         let cy = options.y ?? Double(output.canvasHeight) / 2
         // The first frame is the background alone: the dot then always reaches the panel through
@@ -234,7 +236,9 @@ struct ShowLoop {
                     // deferred flip has gone out.
                     var damage = Rect.empty
                     if t != drawnAt {
-                        damage = renderer.render(clock.appearance(at: t), centerX: cx, centerY: cy)
+                        let appearance = clock.appearance(at: t)
+                        damage = planeDot?.render(renderer, appearance, centerX: cx, centerY: cy)
+                            ?? renderer.render(appearance, centerX: cx, centerY: cy)
                         drawnAt = t
                         if t == options.at { stillUnshown = t }
                     }

@@ -1,26 +1,92 @@
+import Compositor
 import Foundation
+import LocationDot
 import TestSupport
 import XCTest
 
 /// The dot on an overlay plane through atomic KMS, on vkms (the kernel's virtual KMS driver, built
-/// by deploy/fetch-vkms): one boot shared by every check.
+/// by deploy/fetch-vkms, loaded with its overlays and without fbdev emulation, so nothing of the
+/// kernel's own turns planes off behind the daemon's back): one boot for every check. What the
+/// planes hold is read by a second client (`pulsedot probe --json`) while `show` runs and after
+/// it has gone.
 final class KMSPlanesTests: XCTestCase {
     override func setUpWithError() throws {
         try XCTSkipIf(TestEnvironment.optedOut("qemu"), "PULSEDOT_SKIP contains qemu")
     }
 
-    func testVKMS() throws {
+    private struct Plane {
+        var id: Int
+        var type: String
+        var values: [String: String]
+        func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
+    }
+
+    private func planes(_ vm: QEMUMachine) throws -> [Plane] {
+        let r = try vm.run("pulsedot probe --device /dev/dri/card0 --json")
+        XCTAssertEqual(r.status, 0, r.output)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any], r.output)
+        let card = try XCTUnwrap((json["devices"] as? [[String: Any]])?.first, r.output)
+        return (card["planes"] as? [[String: Any]] ?? []).map { p in
+            var values: [String: String] = [:]
+            for prop in p["properties"] as? [[String: Any]] ?? [] {
+                if let n = prop["name"] as? String, let v = prop["value"] as? String { values[n] = v }
+            }
+            return Plane(id: p["id"] as? Int ?? 0, type: p["type"] as? String ?? "", values: values)
+        }
+    }
+
+    /// Where the daemon's sprite of the dot at (x, y) at clock `t` goes: its model, in canvas pixels.
+    private func expectedPlace(t: Double, x: Double, y: Double, scale: Double) -> (x: Int, y: Int, width: Int, height: Int)? {
+        let style = DotStyle()
+        let sprite = DotSprite(style: style, scale: scale, width: 512, height: 512)
+        return sprite.placement(DotClock(style: style).appearance(at: t), centerX: x, centerY: y).map { ($0.x, $0.y, $0.width, $0.height) }
+    }
+
+    func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
         let vm = try QEMUMachine.boot(display: .vkms)
         defer { vm.shutdown() }
         XCTAssertFalse(vm.serialLog.contains("PULSEDOT-INSMOD-FAILED"), vm.serialLog)
-        // The driver as the module was loaded: overlays on, no fbdev emulation.
         let parameters = try vm.run("cat /sys/module/vkms/parameters/enable_overlay /sys/module/drm_kms_helper/parameters/fbdev_emulation; ls /dev/fb0")
         XCTAssertEqual(parameters.output.split(separator: "\n").prefix(2), ["Y", "N"], parameters.output)
         XCTAssertNotEqual(parameters.status, 0, "no framebuffer emulation: \(parameters.output)")
-        let probe = try vm.run("pulsedot probe")
-        XCTAssertEqual(probe.status, 0, probe.output)
-        XCTAssertTrue(probe.output.contains("/dev/dri/card0: driver vkms"), probe.output)
-        XCTAssertTrue(probe.output.contains("  atomic: yes\n"), probe.output)
-        XCTAssertEqual(probe.output.components(separatedBy: ": overlay, crtc ").count - 1, 8, probe.output)
+
+        // The dot partly off the left edge, then inside: each time the overlay holds the sprite
+        // exactly where its model puts it, and the primary plane the map.
+        for (x, y) in [(-10.0, 200.7), (100.3, 200.7)] {
+            let pid = try vm.spawn("pulsedot show --set display.composition=planes --x \(x) --y \(y) --at 1.2")
+            let said = try vm.waitForOutput(pid, containing: "still frame at clock 1.2 s", timeout: 90)
+            XCTAssertEqual(said.components(separatedBy: "composes the dot on a hardware plane").count - 1, 1, said)
+            XCTAssertFalse(said.contains("software composition"), said)
+            let shown = try planes(vm)
+            let primary = try XCTUnwrap(shown.first { $0.type == "primary" })
+            let overlays = shown.filter { $0.type == "overlay" }
+            XCTAssertEqual(overlays.count, 8)
+            XCTAssertNotEqual(primary.int("FB_ID"), 0, "the map on the primary plane")
+            XCTAssertEqual(primary.int("CRTC_W"), 1024)
+            let used = overlays.filter { $0.int("FB_ID") != 0 }
+            XCTAssertEqual(used.count, 1, "one overlay holds the dot: \(overlays.map(\.values))")
+            let place = try XCTUnwrap(expectedPlace(t: 1.2, x: x, y: y, scale: 2))
+            if let o = used.first {
+                XCTAssertEqual(o.int("CRTC_ID"), primary.int("CRTC_ID"))
+                XCTAssertEqual([o.int("CRTC_X"), o.int("CRTC_Y"), o.int("CRTC_W"), o.int("CRTC_H")],
+                               [place.x, place.y, place.width, place.height], "\(o.values)")
+                XCTAssertEqual(o.int("SRC_W"), place.width << 16, "16.16 fixed point: \(o.values)")
+            }
+            XCTAssertEqual(try vm.stop(pid), 0)
+            // After SIGTERM, the second client finds the overlay off and the console's CRTC back (off).
+            let after = try planes(vm)
+            for p in after { XCTAssertEqual(p.int("FB_ID"), 0, "plane \(p.id) after exit: \(p.values)") }
+        }
+        XCTAssertLessThan(try XCTUnwrap(expectedPlace(t: 1.2, x: -10, y: 200.7, scale: 2)).x, 0, "the first place was partly off screen")
+
+        // The test commit refused on request: software composition, said once, no overlay used.
+        let pid = try vm.spawn("PULSEDOT_TEST_REJECT_PLANES=1 pulsedot show --set display.composition=planes --x 100.3 --y 200.7 --at 1.2")
+        let said = try vm.waitForOutput(pid, containing: "still frame at clock 1.2 s", timeout: 90)
+        XCTAssertEqual(said.components(separatedBy: "using software composition").count - 1, 1, said)
+        XCTAssertTrue(said.contains("composition = planes: /dev/dri/card0 (vkms) Virtual-1: the test commit with the dot on overlay plane"), said)
+        let fallback = try planes(vm)
+        XCTAssertNotEqual(fallback.first { $0.type == "primary" }?.int("FB_ID"), 0)
+        for o in fallback where o.type != "primary" { XCTAssertEqual(o.int("FB_ID"), 0, "plane \(o.id): \(o.values)") }
+        XCTAssertEqual(try vm.stop(pid), 0)
     }
 }
