@@ -99,3 +99,6 @@ static inline int pd_atomic_commit(int fd, uint32_t flags, const uint32_t *objs,
     req.user_data = (uint64_t)(uintptr_t)user_data;
     return drmIoctl(fd, DRM_IOCTL_MODE_ATOMIC, &req) == 0 ? 0 : -errno;
 }
+
+// Writeback connectors: listed only to clients that ask; a capture's out-fence is waited on.
+static const uint64_t PD_CLIENT_CAP_WRITEBACK_CONNECTORS = DRM_CLIENT_CAP_WRITEBACK_CONNECTORS;

@@ -68,6 +68,27 @@ public final class DotSprite {
         }
     }
 
+    /// Blends the premultiplied `picture` over `target` (XRGB8888) with its top-left at (x, y), as a
+    /// display plane does: colour + target × (1 − alpha), each rounded; clipped at the edges.
+    public static func blend(_ picture: PixelBuffer, over target: PixelBuffer, atX x: Int, y: Int) {
+        let area = Rect(x: x, y: y, width: picture.width, height: picture.height).intersection(target.bounds)
+        if area.isEmpty { return }
+        for ty in area.y..<area.maxY {
+            let src = picture.row(ty - y).assumingMemoryBound(to: UInt32.self)
+            let dst = target.row(ty).assumingMemoryBound(to: UInt32.self)
+            for tx in area.x..<area.maxX {
+                let s = src[tx - x], d = dst[tx]
+                let keep = 255 &- (s >> 24)
+                var out: UInt32 = 0
+                for shift: UInt32 in [0, 8, 16] {
+                    let c = (s >> shift) & 0xFF, m = (d >> shift) & 0xFF
+                    out |= min(255, c &+ (m &* keep &+ 127) / 255) << shift
+                }
+                dst[tx] = out
+            }
+        }
+    }
+
     /// One pixel: the colour over black, with the alpha from how much of the white came through
     /// (the three channels' mean, which halves the painter's rounding; never below a colour
     /// channel, which a premultiplied pixel cannot exceed).

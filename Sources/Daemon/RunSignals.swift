@@ -39,8 +39,14 @@ extension RunDaemon {
         let t = started.duration(to: now).seconds
         let path = environment.snapshotDirectory + "/snapshot-" + formatFixed(t, 3) + ".png"
         do {
-            try PNGWrite.frame(d.view.renderer.canvas.buffer, to: path)
-            log.notice("snapshot: \(path)")
+            if let planeDot = d.view.planeDot {
+                let screen = planeDot.screen(canvas: d.view.renderer.canvas.buffer)
+                try PNGWrite.frame(screen.picture.buffer, to: path)
+                log.notice("snapshot: \(path) (\(screen.source))")
+            } else {
+                try PNGWrite.frame(d.view.renderer.canvas.buffer, to: path)
+                log.notice("snapshot: \(path)")
+            }
         } catch {
             log.error("snapshot: \(error)")
         }

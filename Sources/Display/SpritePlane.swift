@@ -20,4 +20,8 @@ public protocol SpritePlane: AnyObject {
     /// No picture on the plane from the next `present` (a frame without a dot, or one whose dot
     /// is drawn into the canvas).
     func hideSprite()
+    /// What the display controller composed and scanned out last — the canvas with the sprite over
+    /// it — read back through a writeback connector; nil where the display has none (the caller
+    /// then composes a picture in software). Waits for the capture (bounded); not for every frame.
+    func composedScreen() -> PixelBuffer?
 }

@@ -87,6 +87,12 @@ public protocol AtomicCard: DRMCard {
     /// Clears DRM_CLIENT_CAP_ATOMIC again (and keeps universal planes): the legacy path then runs
     /// on this descriptor as on one that never asked.
     func disableAtomic()
+    /// Sets DRM_CLIENT_CAP_WRITEBACK_CONNECTORS (after atomic): 0, or the errno. The resources
+    /// then list the card's writeback connectors ("Writeback-1") too.
+    func enableWriteback() -> Int32
+    /// Waits at most `timeoutMilliseconds` for the fence `fd` (a writeback's out-fence) to signal,
+    /// then closes it: whether it signalled.
+    func waitForFence(_ fd: Int32, timeoutMilliseconds: Int32) -> Bool
 }
 
 extension FourCC {

@@ -33,8 +33,9 @@ extension AtomicKMSOutput {
             return .failure(PlanesRefusal("\(card.driver) refuses atomic modesetting (\(SyscallError.message(errno: atomicErrno)))"))
         }
         do {
-            let planes = try AtomicPlanes.find(card: card, planes: try planeList(card, fallback: resources.planes),
+            var planes = try AtomicPlanes.find(card: card, planes: try planeList(card),
                                                connector: legacy.connector, crtc: legacy.crtc)
+            planes.writeback = AtomicPlanes.writeback(card: card, for: legacy.crtc)
             return .success(try build(legacy: legacy, card: card, planes: planes, rejectTest: rejectTest, log: log, clock: clock))
         } catch {
             card.disableAtomic()
@@ -43,11 +44,11 @@ extension AtomicKMSOutput {
     }
 
     /// The planes with the properties an atomic client sees (CRTC_X and the like appear only now).
-    private static func planeList(_ card: AtomicCard, fallback: [PlaneInfo]) throws(PlanesRefusal) -> [PlaneInfo] {
+    private static func planeList(_ card: AtomicCard) throws(PlanesRefusal) -> [PlaneInfo] {
         do { return try card.resources().planes } catch { throw PlanesRefusal("\(error)") }
     }
 
-    private static func build(legacy: KMSOutput, card: AtomicCard, planes: AtomicPlanes, rejectTest: Bool,
+    private static func build(legacy: KMSOutput, card: AtomicCard, planes chosen: AtomicPlanes, rejectTest: Bool,
                               log: @escaping (String) -> Void, clock: @escaping () -> MonotonicInstant) throws(PlanesRefusal) -> AtomicKMSOutput {
         let mode = legacy.mode
         let side = min(largestSprite, mode.width, mode.height)
@@ -68,19 +69,31 @@ extension AtomicKMSOutput {
             release()
             throw PlanesRefusal("allocating the sprite's buffers: \(error)")
         }
-        var request = AtomicRequest()
-        let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -side / 4, y: -side / 4, width: side, height: side)
-        planes.full(modeBlob: blob, active: true, map: legacy.firstFramebuffer, width: mode.width, height: mode.height,
-                    sprite: probe, in: &request)
-        do {
+        var planes = chosen
+        func test() throws(SyscallError) {
             if rejectTest {
                 throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC (test only)", object: "\(card.path): refused on request (PULSEDOT_TEST_REJECT_PLANES)", errno: EINVAL)
             }
+            var request = AtomicRequest()
+            let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -side / 4, y: -side / 4, width: side, height: side)
+            planes.full(modeBlob: blob, active: true, map: legacy.firstFramebuffer, width: mode.width, height: mode.height,
+                        sprite: probe, in: &request)
             try card.commit(request, flags: [.testOnly, .allowModeset])
+        }
+        do {
+            do { try test() } catch {
+                // A writeback connector that cannot share the CRTC (vc4's is a CRTC of its own):
+                // the dot's plane without it, screenshots then drawn in software.
+                guard planes.writeback != nil, !rejectTest else { throw error }
+                planes.writeback = nil
+                try test()
+            }
         } catch {
             release()
             throw PlanesRefusal("the test commit with the dot on overlay plane \(planes.overlay.id) was refused: \(error)")
         }
+        log("\(legacy.name): " + (planes.writeback.map { "writeback connector \($0.connector) attached for screenshots" }
+            ?? "no writeback connector shares the CRTC; screenshots are drawn in software"))
         var maps = legacy.handOver()
         if let extraMap { maps.append(extraMap) }
         return AtomicKMSOutput(card: card, connector: legacy.connector, crtc: legacy.crtc, mode: mode, format: legacy.format,

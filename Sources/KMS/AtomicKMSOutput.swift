@@ -60,6 +60,10 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     private var unplugged = false
     private let log: (String) -> Void
     private let clock: () -> MonotonicInstant
+    /// The writeback connector's buffer (made on the first capture) and where the kernel writes
+    /// the capture's out-fence.
+    private var captureBuffer: ScanoutBuffer?
+    private let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
     public var displayName: String { "\(name) \(mode)" }
@@ -89,7 +93,10 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         damage = Damage(bounds: Rect(x: 0, y: 0, width: mode.width, height: mode.height))
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        fence.deallocate()
+    }
 
     public func adopt(canvas frame: PixelBuffer) {
         precondition(!started, "adopt(canvas:) after start()")
@@ -109,6 +116,31 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         if sprite.framebuffer == 0 { return }
         sprite = SpriteState()
         spriteChanged = true
+    }
+
+    public func composedScreen() -> PixelBuffer? {
+        guard let w = planes.writeback, started, !closed, !blanked else { return nil }
+        finishPendingCommit()
+        if captureBuffer == nil {
+            do { captureBuffer = try card.createBuffer(width: mode.width, height: mode.height, format: .xrgb8888) } catch {
+                log("\(name): no buffer for the writeback capture: \(error)")
+                return nil
+            }
+        }
+        guard let target = captureBuffer else { return nil }
+        fence.pointee = -1
+        request.removeAll()
+        request.set(w.connector, w.fb, UInt64(target.framebuffer))
+        request.set(w.connector, w.fencePointer, UInt64(UInt(bitPattern: fence)))
+        do { try card.commit(request, flags: []) } catch {
+            log("\(name): the writeback capture was refused: \(error)")
+            return nil
+        }
+        guard fence.pointee >= 0, card.waitForFence(fence.pointee, timeoutMilliseconds: 1000) else {
+            log("\(name): the writeback capture did not complete within a second")
+            return nil
+        }
+        return target.pixels
     }
 
     // MARK: Starting
@@ -254,7 +286,8 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             finishPendingCommit()
             request.removeAll()
             planes.overlay.show(0, on: crtc.id, x: 0, y: 0, width: 0, height: 0, in: &request)
-            do { try card.commit(request, flags: []) } catch {
+            if let w = planes.writeback { request.set(w.connector, w.crtc, 0) }
+            do { try card.commit(request, flags: planes.writeback == nil ? [] : [.allowModeset]) } catch {
                 if error.errno != ENODEV && error.errno != ENXIO { log("\(name): could not switch the dot's overlay plane off: \(error)") }
             }
             if let saved {
@@ -264,6 +297,8 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             }
         }
         for b in maps + sprites { card.destroyBuffer(b) }
+        if let captureBuffer { card.destroyBuffer(captureBuffer) }
+        captureBuffer = nil
         maps = []
         sprites = []
         card.destroyBlob(modeBlob)

@@ -65,6 +65,15 @@ struct AtomicPlanes {
     var crtcActive: UInt32
     var primary: Plane
     var overlay: Plane
+    /// A writeback connector kept on the CRTC beside the panel, so a capture needs no modeset.
+    var writeback: Writeback?
+
+    struct Writeback {
+        var connector: UInt32
+        var crtc: UInt32
+        var fb: UInt32
+        var fencePointer: UInt32
+    }
 
     /// The planes for `crtc` on `card`: its primary and the first overlay that takes ARGB8888.
     /// Throws a one-line reason when the card cannot compose the dot on a plane.
@@ -99,7 +108,7 @@ struct AtomicPlanes {
                 o.zposTop = top
             }
             return AtomicPlanes(connector: connector.id, connectorCrtc: connectorCrtc, crtc: crtc.id, crtcMode: mode,
-                                crtcActive: active, primary: p, overlay: o)
+                                crtcActive: active, primary: p, overlay: o, writeback: nil)
         } catch let refusal as PlanesRefusal {
             throw refusal
         } catch {
@@ -112,6 +121,7 @@ struct AtomicPlanes {
     func full(modeBlob: UInt32, active: Bool, map: UInt32, width: Int, height: Int, sprite: SpriteState,
               in r: inout AtomicRequest) {
         r.set(connector, connectorCrtc, UInt64(active ? crtc : 0))
+        if let w = writeback { r.set(w.connector, w.crtc, UInt64(active ? crtc : 0)) }
         r.set(crtc, crtcMode, UInt64(active ? modeBlob : 0))
         r.set(crtc, crtcActive, active ? 1 : 0)
         if !active {
@@ -122,6 +132,16 @@ struct AtomicPlanes {
         primary.show(map, on: crtc, x: 0, y: 0, width: width, height: height, in: &r)
         overlay.blending(in: &r)
         spriteOnly(sprite, in: &r)
+    }
+
+    /// The writeback connector, when it takes the CRTC with a modeset-free capture.
+    static func writeback(card: AtomicCard, for crtc: CrtcInfo) -> Writeback? {
+        guard card.enableWriteback() == 0, let resources = try? card.resources() else { return nil }
+        let mask = UInt32(1) << UInt32(crtc.index)
+        guard let c = resources.connectors.first(where: { $0.name.hasPrefix("Writeback-") && $0.possibleCrtcs & mask != 0 }),
+              let ids = try? card.propertyIDs(of: c.id, .connector),
+              let crtcID = ids["CRTC_ID"], let fb = ids["WRITEBACK_FB_ID"], let fence = ids["WRITEBACK_OUT_FENCE_PTR"] else { return nil }
+        return Writeback(connector: c.id, crtc: crtcID, fb: fb, fencePointer: fence)
     }
 
     func spriteOnly(_ sprite: SpriteState, in r: inout AtomicRequest) {

@@ -46,6 +46,20 @@ extension LibDRMCard: AtomicCard {
         _ = drmSetClientCap(fd.rawValue, PD_CLIENT_CAP_UNIVERSAL_PLANES, 1)
     }
 
+    public func enableWriteback() -> Int32 {
+        drmSetClientCap(fd.rawValue, PD_CLIENT_CAP_WRITEBACK_CONNECTORS, 1) == 0 ? 0 : Glibc.errno
+    }
+
+    public func waitForFence(_ fence: Int32, timeoutMilliseconds: Int32) -> Bool {
+        defer { Glibc.close(fence) }
+        var p = pollfd(fd: fence, events: Int16(POLLIN), revents: 0)
+        while true {
+            let r = poll(&p, 1, timeoutMilliseconds)
+            if r < 0 && Glibc.errno == EINTR { continue }
+            return r > 0
+        }
+    }
+
     public func destroyBlob(_ id: UInt32) { _ = drmModeDestroyPropertyBlob(fd.rawValue, id) }
 
     public func commit(_ request: AtomicRequest, flags: AtomicFlags) throws(SyscallError) {

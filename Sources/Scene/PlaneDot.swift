@@ -10,6 +10,8 @@ import Raster
 public final class PlaneDot {
     public let plane: SpritePlane
     private let sprite: DotSprite
+    /// The dot last put on the plane (nil: the plane is empty), for a picture of the screen.
+    private var shown: (appearance: DotAppearance, x: Double, y: Double, place: Rect)?
 
     public init(plane: SpritePlane, style: DotStyle, scale: Double) {
         self.plane = plane
@@ -21,9 +23,28 @@ public final class PlaneDot {
         if let appearance, let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) {
             sprite.paint(appearance, centerX: centerX, centerY: centerY, at: place, into: plane.spriteBuffer)
             plane.showSprite(x: place.x, y: place.y, width: place.width, height: place.height)
+            shown = (appearance, centerX, centerY, place)
             return renderer.render(nil, centerX: centerX, centerY: centerY)
         }
         plane.hideSprite()
+        shown = nil
         return renderer.render(appearance, centerX: centerX, centerY: centerY)
+    }
+
+    /// A picture of what the screen shows: the display controller's own composition read back
+    /// where it can be, else `canvas` with the sprite blended over it as the plane blends it
+    /// (premultiplied). Made when asked (a snapshot), never per frame.
+    public func screen(canvas: PixelBuffer) -> (picture: OwnedPixelBuffer, source: String) {
+        let out = OwnedPixelBuffer(width: canvas.width, height: canvas.height, format: .xrgb8888)
+        if let composed = plane.composedScreen(), composed.width == canvas.width, composed.height == canvas.height {
+            out.buffer.copy(out.buffer.bounds, from: composed)
+            return (out, "writeback")
+        }
+        out.buffer.copy(out.buffer.bounds, from: canvas)
+        guard let shown else { return (out, "the canvas; the plane is empty") }
+        let picture = OwnedPixelBuffer(width: shown.place.width, height: shown.place.height, format: .xrgb8888)
+        sprite.paint(shown.appearance, centerX: shown.x, centerY: shown.y, at: shown.place, into: picture.buffer)
+        DotSprite.blend(picture.buffer, over: out.buffer, atX: shown.place.x, y: shown.place.y)
+        return (out, "composed in software")
     }
 }

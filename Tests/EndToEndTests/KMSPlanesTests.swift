@@ -42,6 +42,34 @@ final class KMSPlanesTests: XCTestCase {
         return sprite.placement(DotClock(style: style).appearance(at: t), centerX: x, centerY: y).map { ($0.x, $0.y, $0.width, $0.height) }
     }
 
+    /// What the display controller composed, read back through the writeback connector, is the
+    /// headless render of the same frame: every pixel within 2/255 per channel, the inner dot's
+    /// centroid within 1/16 px.
+    private func checkWritebackMatchesTheRender(_ vm: QEMUMachine, file: StaticString = #filePath, line: UInt = #line) throws {
+        let pid = try vm.spawn("pulsedot show --set display.composition=planes --at 1.2 --screenshot /tmp/wb.png")
+        let said = try vm.waitForOutput(pid, containing: "still frame at clock 1.2 s", timeout: 90)
+        XCTAssertTrue(said.contains("writeback connector"), said, file: file, line: line)
+        XCTAssertTrue(said.contains("screenshot /tmp/wb.png (writeback)"), said, file: file, line: line)
+        XCTAssertEqual(try vm.stop(pid), 0, file: file, line: line)
+        let encoded = try vm.run("base64 /tmp/wb.png", timeout: 120)
+        XCTAssertEqual(encoded.status, 0, encoded.output, file: file, line: line)
+        let data = try XCTUnwrap(Data(base64Encoded: encoded.output.split(separator: "\n").joined()), file: file, line: line)
+        let dir = try TestEnvironment.temporaryDirectory("writeback")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("wb.png").path
+        try data.write(to: URL(fileURLWithPath: path))
+        let captured = try ScreenImage.read(path)
+        XCTAssertEqual([captured.width, captured.height], [1024, 768], file: file, line: line)
+        let render = try HeadlessRender.frame(at: 1.2, width: 1024, height: 768, scale: 2)
+        let worst = captured.maxDifference(around: 512, 384, side: 1024, against: render, around: 512, 384)
+        XCTAssertLessThanOrEqual(worst.difference, 2, "at (\(worst.x), \(worst.y))", file: file, line: line)
+        let dot = try XCTUnwrap(captured.centroid(of: (0, 122, 255)), file: file, line: line)
+        let expected = try XCTUnwrap(render.centroid(of: (0, 122, 255)), file: file, line: line)
+        XCTAssertGreaterThan(dot.count, 50, file: file, line: line)
+        XCTAssertEqual(dot.x, expected.x, accuracy: 1.0 / 16, file: file, line: line)
+        XCTAssertEqual(dot.y, expected.y, accuracy: 1.0 / 16, file: file, line: line)
+    }
+
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
         let vm = try QEMUMachine.boot(display: .vkms)
         defer { vm.shutdown() }
@@ -78,6 +106,8 @@ final class KMSPlanesTests: XCTestCase {
             for p in after { XCTAssertEqual(p.int("FB_ID"), 0, "plane \(p.id) after exit: \(p.values)") }
         }
         XCTAssertLessThan(try XCTUnwrap(expectedPlace(t: 1.2, x: -10, y: 200.7, scale: 2)).x, 0, "the first place was partly off screen")
+
+        try checkWritebackMatchesTheRender(vm)
 
         // The test commit refused on request: software composition, said once, no overlay used.
         let pid = try vm.spawn("PULSEDOT_TEST_REJECT_PLANES=1 pulsedot show --set display.composition=planes --x 100.3 --y 200.7 --at 1.2")

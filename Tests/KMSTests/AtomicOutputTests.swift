@@ -179,6 +179,45 @@ final class AtomicOutputTests: XCTestCase {
         output.close()
     }
 
+    func testAWritebackConnectorOnTheCRTCCapturesTheComposedScreen() throws {
+        let card = FakeAtomicCard.withOverlay()
+        card.addWriteback()
+        var lines: [String] = []
+        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { lines.append($0) }, clock: { card.inner.now }) else {
+            return XCTFail("the planes output was not chosen")
+        }
+        XCTAssertEqual(card.lastRequest?.value(of: FakeAtomicCard.writebackConnector, FakeAtomicCard.id("CRTC_ID")), 10,
+                       "the test commit keeps the writeback connector on the CRTC")
+        XCTAssertEqual(lines, ["/dev/dri/card0 (fake) Virtual-1: writeback connector 3 attached for screenshots"])
+        Scene.fill(output.canvas, output.canvas.bounds) { _, _ in Scene.background }
+        paintSprite(output, 0xFF00_FF00, width: 3, height: 3)
+        output.showSprite(x: 10, y: 20, width: 3, height: 3)
+        try output.start()
+        let shot = try XCTUnwrap(output.composedScreen())
+        XCTAssertEqual(Scene.logical(shot, 11, 21), 0x0000_FF00, "the sprite, read back")
+        XCTAssertEqual(Scene.logical(shot, 13, 21), Scene.background)
+        XCTAssertEqual(card.commits.last, [], "a capture is a plain blocking commit: no modeset")
+        output.close()
+        XCTAssertEqual(card.value(FakeAtomicCard.writebackConnector, "CRTC_ID"), 0, "the writeback connector let go on exit")
+        XCTAssertTrue(card.inner.buffers.isEmpty)
+    }
+
+    func testAWritebackConnectorThatCannotShareTheCRTCIsLeftOut() throws {
+        let card = FakeAtomicCard.withOverlay()
+        card.addWriteback()
+        card.testFailures = [EINVAL]
+        var lines: [String] = []
+        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { lines.append($0) }, clock: { card.inner.now }) else {
+            return XCTFail("the planes output was not chosen")
+        }
+        XCTAssertEqual(card.commits, [[.testOnly, .allowModeset], [.testOnly, .allowModeset]])
+        XCTAssertNil(card.lastRequest?.value(of: FakeAtomicCard.writebackConnector, FakeAtomicCard.id("CRTC_ID")))
+        XCTAssertEqual(lines, ["/dev/dri/card0 (fake) Virtual-1: no writeback connector shares the CRTC; screenshots are drawn in software"])
+        try output.start()
+        XCTAssertNil(output.composedScreen())
+        output.close()
+    }
+
     /// Half of each channel, rounded as the fake's blend does (alpha 0x80).
     private static func half(_ p: UInt32) -> UInt32 {
         var out: UInt32 = 0

@@ -12,7 +12,8 @@ final class FakeAtomicCard: AtomicCard {
     let inner: FakeCard
     /// Property ids: one per name, the same on every object, as the kernel's are.
     static let names = ["FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H",
-                        "pixel blend mode", "alpha", "zpos", "MODE_ID", "ACTIVE"]
+                        "pixel blend mode", "alpha", "zpos", "MODE_ID", "ACTIVE",
+                        "WRITEBACK_FB_ID", "WRITEBACK_OUT_FENCE_PTR"]
     static func id(_ name: String) -> UInt32 { UInt32(500 + names.firstIndex(of: name)!) }
 
     /// Committed state: object → property id → value.
@@ -47,10 +48,22 @@ final class FakeAtomicCard: AtomicCard {
 
     func value(_ object: UInt32, _ name: String) -> UInt64? { state[object]?[Self.id(name)] }
 
+    static let writebackConnector: UInt32 = 3
+
+    /// Lists a writeback connector for CRTC 10 and offers it to clients that ask.
+    func addWriteback() {
+        inner.resourcesValue.connectors.append(ConnectorInfo(id: Self.writebackConnector, name: "Writeback-1", state: .unknown,
+                                                             modes: [], currentCrtc: nil, possibleCrtcs: 1))
+        writebackErrno = 0
+    }
+
     // MARK: AtomicCard
 
     func propertyIDs(of object: UInt32, _ kind: AtomicObject) throws(SyscallError) -> [String: UInt32] {
         switch kind {
+        case .connector where object == Self.writebackConnector:
+            return ["CRTC_ID": Self.id("CRTC_ID"), "WRITEBACK_FB_ID": Self.id("WRITEBACK_FB_ID"),
+                    "WRITEBACK_OUT_FENCE_PTR": Self.id("WRITEBACK_OUT_FENCE_PTR")]
         case .connector: return ["CRTC_ID": Self.id("CRTC_ID")]
         case .crtc: return ["MODE_ID": Self.id("MODE_ID"), "ACTIVE": Self.id("ACTIVE")]
         case .plane:
@@ -86,6 +99,9 @@ final class FakeAtomicCard: AtomicCard {
             for k in start..<start + n { next[object, default: [:]][request.properties[k]] = request.values[k] }
             start += n
         }
+        if let pointer = request.value(of: Self.writebackConnector, Self.id("WRITEBACK_OUT_FENCE_PTR")) {
+            UnsafeMutablePointer<Int32>(bitPattern: UInt(pointer))?.pointee = 99
+        }
         if flags.contains(.nonblocking) { inFlight = next } else { state = next }
     }
 
@@ -94,6 +110,19 @@ final class FakeAtomicCard: AtomicCard {
     }
 
     func disableAtomic() { atomicDisabled += 1 }
+
+    /// 0 offers the writeback connector `resourcesValue` lists ("Writeback-…").
+    var writebackErrno: Int32 = EOPNOTSUPP
+    func enableWriteback() -> Int32 { writebackErrno }
+    /// What a writeback commit captured: the screen as composed then, into the buffer it named.
+    func waitForFence(_ fd: Int32, timeoutMilliseconds: Int32) -> Bool {
+        guard let fb = value(Self.writebackConnector, "WRITEBACK_FB_ID"), let target = inner.buffers[UInt32(fb)] else { return false }
+        for y in 0..<target.pixels.height {
+            for x in 0..<target.pixels.width { target.pixels.row(y).storeBytes(of: screen(x, y), toByteOffset: x * 4, as: UInt32.self) }
+        }
+        state[Self.writebackConnector]?[Self.id("WRITEBACK_FB_ID")] = 0
+        return true
+    }
 
     // MARK: The screen
 
