@@ -42,6 +42,57 @@ final class KMSPlanesTests: XCTestCase {
         return sprite.placement(DotClock(style: style).appearance(at: t), centerX: x, centerY: y).map { ($0.x, $0.y, $0.width, $0.height) }
     }
 
+    /// Reads a PNG the guest wrote, through the console in base64.
+    private func guestPNG(_ vm: QEMUMachine, _ guestPath: String) throws -> ScreenImage {
+        let encoded = try vm.run("base64 \(guestPath)", timeout: 120)
+        guard encoded.status == 0, let data = Data(base64Encoded: encoded.output.split(separator: "\n").joined()) else {
+            throw TestFailure("cannot read \(guestPath) from the guest: \(encoded.output.prefix(300))")
+        }
+        let dir = try TestEnvironment.temporaryDirectory("guest-png")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("frame.png").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return try ScreenImage.read(path)
+    }
+
+    /// `pulsedot run` (a fixed position, the halo off so the frame holds still) with the dot on
+    /// a plane: SIGUSR1's snapshot is the writeback capture, and it is the headless render of
+    /// the frame; night blanking switches the CRTC and its planes off and brings both back.
+    private func checkTheDaemon(_ vm: QEMUMachine, file: StaticString = #filePath, line: UInt = #line) throws {
+        let daemon = "STATE_DIRECTORY=/tmp pulsedot run --set source.position=45.5017,-73.5673 --set display.fps=20 "
+            + "--set delayBetweenPulseCycles=inf --set scale=2 --set display.output=kms --set display.composition=planes"
+        let pid = try vm.spawn(daemon)
+        let log = try vm.waitForOutput(pid, containing: "<5>first fix at 45.5017,-73.5673")
+        XCTAssertTrue(log.contains("scale 2 px/pt, planes composition"), log, file: file, line: line)
+        try vm.waitForOutput(pid, "two frames after the fix", timeout: 60) { _ in
+            (try? self.planes(vm).contains { $0.type == "overlay" && $0.int("FB_ID") != 0 }) ?? false
+        }
+        XCTAssertEqual(try vm.run("kill -USR1 \(pid)").status, 0)
+        let snapped = try vm.waitForOutput(pid, containing: "(writeback)")
+        let note = try XCTUnwrap(snapped.split(separator: "\n").first { $0.contains("snapshot: ") && $0.contains("(writeback)") })
+        let guestPath = String(note.split(separator: " ").first { $0.hasPrefix("/tmp/snapshot-") } ?? "")
+        let shot = try guestPNG(vm, guestPath)
+        let render = try HeadlessRender.frame(at: 5, width: 1024, height: 768, scale: 2, extra: ["--set", "delayBetweenPulseCycles=inf"])
+        let worst = shot.maxDifference(around: 512, 384, side: 1024, against: render, around: 512, 384)
+        XCTAssertLessThanOrEqual(worst.difference, 2, "at (\(worst.x), \(worst.y))", file: file, line: line)
+        let dot = try XCTUnwrap(shot.centroid(of: (0, 122, 255)), file: file, line: line)
+        let expected = try XCTUnwrap(render.centroid(of: (0, 122, 255)), file: file, line: line)
+        XCTAssertEqual(dot.x, expected.x, accuracy: 1.0 / 16, file: file, line: line)
+        XCTAssertEqual(dot.y, expected.y, accuracy: 1.0 / 16, file: file, line: line)
+
+        let span = try vm.blankSpanNow()
+        XCTAssertEqual(try vm.run("mkdir -p /etc/pulsedot && printf '[display]\\nblank = \(span)\\n' > /etc/pulsedot/pulsedot.conf && kill -HUP \(pid)").status, 0)
+        try vm.waitForOutput(pid, containing: "<5>night blanking (\(span)): the screen goes off")
+        let dark = try planes(vm)
+        for p in dark { XCTAssertEqual(p.int("FB_ID"), 0, "blanked: plane \(p.id) \(p.values)", file: file, line: line) }
+        XCTAssertEqual(try vm.run("rm /etc/pulsedot/pulsedot.conf && kill -HUP \(pid)").status, 0)
+        try vm.waitForOutput(pid, containing: "<5>night blanking over: the screen comes back")
+        try vm.waitForOutput(pid, "the dot back on its plane", timeout: 60) { _ in
+            (try? self.planes(vm).contains { $0.type == "overlay" && $0.int("FB_ID") != 0 }) ?? false
+        }
+        XCTAssertEqual(try vm.stop(pid), 0, file: file, line: line)
+    }
+
     /// What the display controller composed, read back through the writeback connector, is the
     /// headless render of the same frame: every pixel within 2/255 per channel, the inner dot's
     /// centroid within 1/16 px.
@@ -108,6 +159,14 @@ final class KMSPlanesTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(expectedPlace(t: 1.2, x: -10, y: 200.7, scale: 2)).x, 0, "the first place was partly off screen")
 
         try checkWritebackMatchesTheRender(vm)
+        try checkTheDaemon(vm)
+
+        // SIGKILL leaves no time to switch anything off: the kernel removes the dead client's
+        // framebuffers, and with them the planes that showed them go off.
+        let killed = try vm.spawn("pulsedot show --set display.composition=planes --at 1.2")
+        try vm.waitForOutput(killed, containing: "still frame at clock 1.2 s", timeout: 90)
+        XCTAssertEqual(try vm.stop(killed, signal: "KILL"), 137)
+        for p in try planes(vm) { XCTAssertEqual(p.int("FB_ID"), 0, "after SIGKILL: plane \(p.id) \(p.values)") }
 
         // The test commit refused on request: software composition, said once, no overlay used.
         let pid = try vm.spawn("PULSEDOT_TEST_REJECT_PLANES=1 pulsedot show --set display.composition=planes --x 100.3 --y 200.7 --at 1.2")
