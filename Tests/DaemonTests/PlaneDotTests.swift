@@ -1,0 +1,76 @@
+import Compositor
+import Display
+import LocationDot
+import Raster
+import Scene
+import XCTest
+
+/// The dot split off the map for a display plane: the canvas keeps only the map, the plane the
+/// dot's picture at its place, and the two together are the software frame.
+final class PlaneDotTests: XCTestCase {
+    /// A plane in memory: one buffer, what was last shown, no writeback.
+    final class MemoryPlane: SpritePlane {
+        let spriteWidth = 300, spriteHeight = 300
+        let picture = OwnedPixelBuffer(width: 300, height: 300, format: .xrgb8888)
+        var shown: Rect?
+        var hides = 0
+        var spriteBuffer: PixelBuffer { picture.buffer }
+        func showSprite(x: Int, y: Int, width: Int, height: Int) { shown = Rect(x: x, y: y, width: width, height: height) }
+        func hideSprite() { shown = nil; hides += 1 }
+        func composedScreen() -> PixelBuffer? { nil }
+    }
+
+    private static let background = Color(r: 0xE5, g: 0xE3, b: 0xDF)
+    private static func pixel(_ p: PixelBuffer, _ x: Int, _ y: Int) -> UInt32 { p.row(y).load(fromByteOffset: x * 4, as: UInt32.self) & 0xFF_FFFF }
+
+    private func worstDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Int {
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = Self.pixel(a, x, y), q = Self.pixel(b, x, y)
+                for shift: UInt32 in [0, 8, 16] { worst = max(worst, abs(Int((p >> shift) & 0xFF) - Int((q >> shift) & 0xFF))) }
+            }
+        }
+        return worst
+    }
+
+    func testTheCanvasHoldsTheMapAndThePlaneTheDot() throws {
+        let style = DotStyle()
+        let renderer = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let software = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let plane = MemoryPlane()
+        let dot = PlaneDot(plane: plane, style: style, scale: 1)
+        let clock = DotClock(style: style)
+        _ = dot.render(renderer, clock.appearance(at: 0.3), centerX: 100.25, centerY: 80.5)
+        let plain = Self.pixel(renderer.canvas.buffer, 0, 0)
+        XCTAssertEqual(plain, 0xE5E3DF)
+        XCTAssertNotNil(plane.shown)
+        let damage = dot.render(renderer, clock.appearance(at: 1.3), centerX: 101.5, centerY: 82.75)
+        XCTAssertTrue(damage.isEmpty, "the map did not change: nothing to copy out, got \(damage)")
+        for y in 0..<240 { for x in 0..<320 where Self.pixel(renderer.canvas.buffer, x, y) != plain { return XCTFail("the dot in the canvas at (\(x), \(y))") } }
+        software.render(clock.appearance(at: 1.3), centerX: 101.5, centerY: 82.75)
+        let screen = dot.screen(canvas: renderer.canvas.buffer)
+        XCTAssertEqual(screen.source, "composed in software")
+        XCTAssertLessThanOrEqual(worstDifference(screen.picture.buffer, software.canvas.buffer), 2)
+    }
+
+    func testADotTooLargeForThePlaneIsPaintedIntoTheMapAndLeavesNoGhost() throws {
+        let style = DotStyle()
+        let renderer = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let plane = MemoryPlane()
+        let dot = PlaneDot(plane: plane, style: style, scale: 1)
+        var wide = DotClock(style: style).appearance(at: 1.3)
+        wide.accuracyRadiusPx = 200
+        let damage = dot.render(renderer, wide, centerX: 160, centerY: 120)
+        XCTAssertNil(plane.shown)
+        XCTAssertEqual(plane.hides, 1)
+        XCTAssertFalse(damage.isEmpty)
+        XCTAssertNotEqual(Self.pixel(renderer.canvas.buffer, 160, 120), Self.pixel(renderer.canvas.buffer, 0, 0), "the dot in the map")
+        wide.accuracyRadiusPx = 0
+        let back = dot.render(renderer, wide, centerX: 160, centerY: 120)
+        XCTAssertNotNil(plane.shown, "back on the plane")
+        XCTAssertFalse(back.isEmpty, "the map restored where the dot was")
+        let plain = Self.pixel(renderer.canvas.buffer, 0, 0)
+        for y in 0..<240 { for x in 0..<320 where Self.pixel(renderer.canvas.buffer, x, y) != plain { return XCTFail("a ghost at (\(x), \(y))") } }
+    }
+}
