@@ -84,7 +84,7 @@ public protocol AtomicCard: DRMCard {
     /// A dumb buffer whose framebuffer is ARGB8888 (the pixels' layout is `PixelFormat.xrgb8888`'s,
     /// the fourth byte the alpha).
     func createSpriteBuffer(width: Int, height: Int) throws(SyscallError) -> ScanoutBuffer
-    /// Clears DRM_CLIENT_CAP_ATOMIC again (and keeps universal planes): the legacy path then runs
+    /// Clears DRM_CLIENT_CAP_ATOMIC (and the writeback cap) again, keeping universal planes: the legacy path then runs
     /// on this descriptor as on one that never asked.
     func disableAtomic()
     /// Sets DRM_CLIENT_CAP_WRITEBACK_CONNECTORS (after atomic): 0, or the errno. The resources

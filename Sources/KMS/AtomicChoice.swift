@@ -21,11 +21,12 @@ extension AtomicKMSOutput {
         if legacy.rotation != .r0 {
             return .failure(PlanesRefusal("rotation \(legacy.rotation.degrees)° is turned in software"))
         }
-        let resources: CardResources
-        do { resources = try card.resources() } catch { return .failure(PlanesRefusal("\(error)")) }
+        // The plane list alone: the resources would probe every connector again (DDC, slow).
+        let planes: [PlaneInfo]
+        do { planes = try card.planes() } catch { return .failure(PlanesRefusal("\(error)")) }
         // Before asking for atomic: a card without an overlay keeps a descriptor that never asked.
         let mask = UInt32(1) << UInt32(legacy.crtc.index)
-        guard resources.planes.contains(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
+        guard planes.contains(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
             return .failure(PlanesRefusal("\(card.driver) has no ARGB8888 overlay plane for CRTC \(legacy.crtc.id)"))
         }
         let atomicErrno = card.enableAtomic()
@@ -45,7 +46,7 @@ extension AtomicKMSOutput {
 
     /// The planes with the properties an atomic client sees (CRTC_X and the like appear only now).
     private static func planeList(_ card: AtomicCard) throws(PlanesRefusal) -> [PlaneInfo] {
-        do { return try card.resources().planes } catch { throw PlanesRefusal("\(error)") }
+        do { return try card.planes() } catch { throw PlanesRefusal("\(error)") }
     }
 
     private static func build(legacy: KMSOutput, card: AtomicCard, planes chosen: AtomicPlanes, rejectTest: Bool,

@@ -42,6 +42,7 @@ extension LibDRMCard: AtomicCard {
     }
 
     public func disableAtomic() {
+        _ = drmSetClientCap(fd.rawValue, PD_CLIENT_CAP_WRITEBACK_CONNECTORS, 0)
         _ = drmSetClientCap(fd.rawValue, PD_CLIENT_CAP_ATOMIC, 0)
         _ = drmSetClientCap(fd.rawValue, PD_CLIENT_CAP_UNIVERSAL_PLANES, 1)
     }
