@@ -9,6 +9,9 @@ import Raster
 /// then `showSprite` (or `hideSprite`), then the display's `present`, which puts both the canvas's
 /// damage and the sprite on screen in one commit.
 public protocol SpritePlane: AnyObject {
+    /// False once the display stopped taking pictures on the plane (its driver refused one at
+    /// run time): the dot is then painted into the canvas again.
+    var takesSprites: Bool { get }
     /// The largest picture the plane shows.
     var spriteWidth: Int { get }
     var spriteHeight: Int { get }

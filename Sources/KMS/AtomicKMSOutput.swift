@@ -51,6 +51,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     /// The overlay as the next commit leaves it, and whether that differs from the last commit.
     private var sprite = SpriteState()
     private var spriteChanged = false
+    public private(set) var takesSprites = true
     private var pending = false
     private var pendingSince = MonotonicInstant(nanoseconds: 0)
     private var saved: SavedCrtc?
@@ -195,7 +196,16 @@ public final class AtomicKMSOutput: Display, SpritePlane {
                 statistics.busy += 1
                 return
             }
-            throw KMSError.classify(error, device: card.path)
+            guard spriteChanged, sprite.framebuffer != 0, error.errno == EINVAL || error.errno == ERANGE else {
+                throw KMSError.classify(error, device: card.path)
+            }
+            // A place or size the test commit did not cover: the plane is given up, said once,
+            // and the dot goes back into the canvas from the next frame.
+            log("\(name): the driver refused the dot's plane at (\(sprite.x), \(sprite.y)) \(sprite.width)x\(sprite.height) (\(error.message)); composing in software from now on")
+            takesSprites = false
+            sprite = SpriteState()
+            try present(damage: .empty, frame: frame)
+            return
         }
         statistics.commits += 1
         pending = true

@@ -20,7 +20,7 @@ public final class PlaneDot {
 
     /// `renderer.render` with the dot on the plane: the canvas's damage (the map's own changes).
     public func render(_ renderer: FrameRenderer, _ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
-        if let appearance, let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) {
+        if plane.takesSprites, let appearance, let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) {
             sprite.paint(appearance, centerX: centerX, centerY: centerY, at: place, into: plane.spriteBuffer)
             plane.showSprite(x: place.x, y: place.y, width: place.width, height: place.height)
             shown = (appearance, centerX, centerY, place)

@@ -14,6 +14,7 @@ final class PlaneDotTests: XCTestCase {
         let picture = OwnedPixelBuffer(width: 300, height: 300, format: .xrgb8888)
         var shown: Rect?
         var hides = 0
+        var takesSprites = true
         var spriteBuffer: PixelBuffer { picture.buffer }
         func showSprite(x: Int, y: Int, width: Int, height: Int) { shown = Rect(x: x, y: y, width: width, height: height) }
         func hideSprite() { shown = nil; hides += 1 }
@@ -52,6 +53,22 @@ final class PlaneDotTests: XCTestCase {
         let screen = dot.screen(canvas: renderer.canvas.buffer)
         XCTAssertEqual(screen.source, "composed in software")
         XCTAssertLessThanOrEqual(worstDifference(screen.picture.buffer, software.canvas.buffer), 2)
+    }
+
+    func testAPlaneThatStoppedTakingSpritesGetsTheDotBackIntoTheCanvas() throws {
+        let style = DotStyle()
+        let renderer = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let software = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let plane = MemoryPlane()
+        let dot = PlaneDot(plane: plane, style: style, scale: 1)
+        let look = DotClock(style: style).appearance(at: 1.3)
+        _ = dot.render(renderer, look, centerX: 100, centerY: 100)
+        XCTAssertNotNil(plane.shown)
+        plane.takesSprites = false
+        let damage = dot.render(renderer, look, centerX: 100, centerY: 100)
+        XCTAssertFalse(damage.isEmpty)
+        software.render(look, centerX: 100, centerY: 100)
+        XCTAssertEqual(worstDifference(renderer.canvas.buffer, software.canvas.buffer), 0, "the software frame exactly")
     }
 
     func testADotTooLargeForThePlaneIsPaintedIntoTheMapAndLeavesNoGhost() throws {

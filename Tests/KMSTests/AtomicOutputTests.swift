@@ -218,6 +218,27 @@ final class AtomicOutputTests: XCTestCase {
         output.close()
     }
 
+    func testAPlaceTheDriverRefusesAtRunTimeGivesThePlaneUp() throws {
+        let card = FakeAtomicCard.withOverlay()
+        var lines: [String] = []
+        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { lines.append($0) }, clock: { card.inner.now }) else {
+            return XCTFail("the planes output was not chosen")
+        }
+        paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
+        output.showSprite(x: 1, y: 1, width: 5, height: 5)
+        try output.start()
+        paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
+        output.showSprite(x: 70, y: 1, width: 5, height: 5)
+        card.commitFailures = [EINVAL]
+        try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        XCTAssertFalse(output.takesSprites)
+        XCTAssertEqual(lines.last, "/dev/dri/card0 (fake) Virtual-1: the driver refused the dot's plane at (70, 1) 5x5 (Invalid argument); composing in software from now on")
+        try output.handleEvents()
+        XCTAssertEqual(card.value(21, "FB_ID"), 0, "the overlay emptied")
+        XCTAssertTrue(output.isSettled)
+        output.close()
+    }
+
     /// Half of each channel, rounded as the fake's blend does (alpha 0x80).
     private static func half(_ p: UInt32) -> UInt32 {
         var out: UInt32 = 0
