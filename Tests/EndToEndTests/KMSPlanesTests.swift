@@ -126,9 +126,9 @@ final class KMSPlanesTests: XCTestCase {
         XCTAssertEqual(parameters.output.split(separator: "\n").prefix(2), ["Y", "N"], parameters.output)
         XCTAssertNotEqual(parameters.status, 0, "no framebuffer emulation: \(parameters.output)")
 
-        // The dot partly off the left edge, then inside: each time the overlay holds the sprite
-        // exactly where its model puts it, and the primary plane the map.
-        for (x, y) in [(-10.0, 200.7), (100.3, 200.7)] {
+        // The dot partly off the left edge, the right and top, the bottom, then inside: each time
+        // the overlay holds the sprite exactly where its model puts it, the primary plane the map.
+        for (x, y) in [(-10.0, 200.7), (1030.4, 5.2), (500.5, 770.9), (100.3, 200.7)] {
             let pid = try vm.spawn("pulsedot show --set display.composition=planes --x \(x) --y \(y) --at 1.2")
             let said = try vm.waitForOutput(pid, containing: "still frame at clock 1.2 s", timeout: 90)
             XCTAssertEqual(said.components(separatedBy: "composes the dot on a hardware plane").count - 1, 1, said)
@@ -153,7 +153,12 @@ final class KMSPlanesTests: XCTestCase {
             let after = try planes(vm)
             for p in after { XCTAssertEqual(p.int("FB_ID"), 0, "plane \(p.id) after exit: \(p.values)") }
         }
-        XCTAssertLessThan(try XCTUnwrap(expectedPlace(t: 1.2, x: -10, y: 200.7, scale: 2)).x, 0, "the first place was partly off screen")
+        XCTAssertLessThan(try XCTUnwrap(expectedPlace(t: 1.2, x: -10, y: 200.7, scale: 2)).x, 0, "partly off the left edge")
+        let corner = try XCTUnwrap(expectedPlace(t: 1.2, x: 1030.4, y: 5.2, scale: 2))
+        XCTAssertGreaterThan(corner.x + corner.width, 1024, "partly off the right edge")
+        XCTAssertLessThan(corner.y, 0, "and the top")
+        let bottom = try XCTUnwrap(expectedPlace(t: 1.2, x: 500.5, y: 770.9, scale: 2))
+        XCTAssertGreaterThan(bottom.y + bottom.height, 768, "partly off the bottom")
 
         try checkWritebackMatchesTheRender(vm)
         try checkWritebackMatchesTheRender(vm, format: "rgb565")
