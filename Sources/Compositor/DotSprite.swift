@@ -90,14 +90,12 @@ public final class DotSprite {
     }
 
     /// One pixel: the colour over black, with the alpha from how much of the white came through
-    /// (the three channels' mean, which halves the painter's rounding; never below a colour
-    /// channel, which a premultiplied pixel cannot exceed).
+    /// (the green channel's: the painter rounds each channel alike; never below a colour channel,
+    /// which a premultiplied pixel cannot exceed).
     @inline(__always)
     static func premultiplied(overBlack b: UInt32, overWhite w: UInt32) -> UInt32 {
-        let r = (b >> 16) & 0xFF, g = (b >> 8) & 0xFF, bl = b & 0xFF
-        let through = (((w >> 16) & 0xFF) &+ ((w >> 8) & 0xFF) &+ (w & 0xFF) &- r &- g &- bl &+ 1) / 3
-        var alpha = 255 &- min(through, 255)
-        alpha = max(alpha, max(r, max(g, bl)))
+        let through = ((w >> 8) & 0xFF) &- ((b >> 8) & 0xFF)
+        let alpha = max(255 &- min(through, 255), max((b >> 16) & 0xFF, max((b >> 8) & 0xFF, b & 0xFF)))
         return alpha << 24 | (b & 0x00FF_FFFF)
     }
 }
