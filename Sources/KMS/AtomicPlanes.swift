@@ -88,9 +88,8 @@ struct AtomicPlanes {
         do {
             let c = try card.propertyIDs(of: connector.id, .connector)
             let k = try card.propertyIDs(of: crtc.id, .crtc)
-            var p = Plane(id: primary.id, ids: try card.propertyIDs(of: primary.id, .plane))
+            let p = Plane(id: primary.id, ids: try card.propertyIDs(of: primary.id, .plane))
             var o = Plane(id: overlay.id, ids: try card.propertyIDs(of: overlay.id, .plane))
-            p.blend = 0
             if let m = p.missing ?? o.missing { throw PlanesRefusal("the planes have no \(m) property") }
             guard let connectorCrtc = c["CRTC_ID"], let mode = k["MODE_ID"], let active = k["ACTIVE"] else {
                 throw PlanesRefusal("the connector or CRTC lacks CRTC_ID, MODE_ID or ACTIVE")
