@@ -39,7 +39,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     private var shadow: DisplayCanvas
     private var maps: [ScanoutBuffer]
     private var sprites: [ScanoutBuffer]
-    private let modeBlob: UInt32
+    private var modeBlob: UInt32
     private var request = AtomicRequest()
     private var damage: Damage
     /// The map buffer on screen, or queued to be.
@@ -250,8 +250,29 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             return .disconnected
         }
         guard now.linkBad || unplugged else { return .connected }
-        guard now.modes.contains(where: { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }) else {
+        // The monitor there now may be another: its own timings for the mode driven, if it has it.
+        guard let same = now.modes.first(where: { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }) else {
             return .modeGone
+        }
+        finishPendingCommit()
+        do {
+            let blob = try card.createModeBlob(same)
+            card.destroyBlob(modeBlob)
+            modeBlob = blob
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+        // The dot's plane asked again, as at start: what the driver takes may depend on the output.
+        if takesSprites, sprite.framebuffer != 0 {
+            request.removeAll()
+            planes.full(modeBlob: modeBlob, active: true, map: maps[front].framebuffer, width: mode.width, height: mode.height,
+                        sprite: sprite, in: &request)
+            do { try card.commit(request, flags: [.testOnly, .allowModeset]) } catch {
+                log("\(name): after the reconnect the driver refuses the dot's plane (\(error.message)); composing in software from now on")
+                takesSprites = false
+                sprite = SpriteState()
+                spriteChanged = true
+            }
         }
         try commitWholeState(active: true)
         unplugged = false

@@ -239,6 +239,37 @@ final class AtomicOutputTests: XCTestCase {
         output.close()
     }
 
+    func testAReconnectSetsTheModeAgainAndAsksForThePlaneAgain() throws {
+        let card = FakeAtomicCard.withOverlay()
+        var lines: [String] = []
+        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { lines.append($0) }, clock: { card.inner.now }) else {
+            return XCTFail("the planes output was not chosen")
+        }
+        paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
+        output.showSprite(x: 1, y: 1, width: 5, height: 5)
+        try output.start()
+        let firstBlob = try XCTUnwrap(card.value(10, "MODE_ID"))
+        card.inner.currentState = .disconnected
+        XCTAssertEqual(try output.recheckConnector(), .disconnected)
+        card.inner.currentState = .connected
+        XCTAssertEqual(try output.recheckConnector(), .modesetAgain)
+        XCTAssertNotEqual(card.value(10, "MODE_ID"), firstBlob, "a mode blob of the monitor's own timings")
+        XCTAssertEqual(card.blobs.count, 1, "the old blob freed")
+        XCTAssertNotEqual(card.value(21, "FB_ID"), 0, "the dot still on its plane")
+        XCTAssertTrue(output.takesSprites)
+
+        // A driver that no longer takes the plane there: the dot goes back into the canvas.
+        card.inner.currentState = .disconnected
+        XCTAssertEqual(try output.recheckConnector(), .disconnected)
+        card.inner.currentState = .connected
+        card.testFailures = [EINVAL]
+        XCTAssertEqual(try output.recheckConnector(), .modesetAgain)
+        XCTAssertFalse(output.takesSprites)
+        XCTAssertEqual(card.value(21, "FB_ID"), 0)
+        XCTAssertEqual(lines.last, "/dev/dri/card0 (fake) Virtual-1: after the reconnect the driver refuses the dot's plane (Invalid argument); composing in software from now on")
+        output.close()
+    }
+
     /// Half of each channel, rounded as the fake's blend does (alpha 0x80).
     private static func half(_ p: UInt32) -> UInt32 {
         var out: UInt32 = 0
