@@ -41,7 +41,8 @@ extension RunDaemon {
         do {
             if let planeDot = d.view.planeDot {
                 let screen = planeDot.screen(canvas: d.view.renderer.canvas.buffer)
-                try PNGWrite.frame(screen.picture.buffer, to: path)
+                // The buffer is a view of the picture's pixels: the picture must outlive the write.
+                try withExtendedLifetime(screen.picture) { () throws(PNGError) in try PNGWrite.frame(screen.picture.buffer, to: path) }
                 log.notice("snapshot: \(path) (\(screen.source))")
             } else {
                 try PNGWrite.frame(d.view.renderer.canvas.buffer, to: path)

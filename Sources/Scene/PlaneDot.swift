@@ -4,9 +4,10 @@ import LocationDot
 import Raster
 
 /// The dot on a display's sprite plane: painted as a picture of its own and placed on the plane,
-/// while the renderer draws the map alone. A frame whose dot does not fit the plane (a wide
-/// accuracy disc) is painted into the map by the renderer as in software composition, and the
-/// plane is emptied; the renderer's own bookkeeping restores the map under it afterwards.
+/// while the renderer draws the map alone. An accuracy disc too wide for the plane stays on the
+/// map (it is the bottom layer: the renderer paints it alone, the plane the rest above it); a dot
+/// that does not fit even without it is painted into the map whole, as in software composition,
+/// and the plane emptied. The renderer's own bookkeeping restores the map where either was.
 public final class PlaneDot {
     public let plane: SpritePlane
     private let sprite: DotSprite
@@ -20,15 +21,30 @@ public final class PlaneDot {
 
     /// `renderer.render` with the dot on the plane: the canvas's damage (the map's own changes).
     public func render(_ renderer: FrameRenderer, _ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
-        if plane.takesSprites, let appearance, let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) {
-            sprite.paint(appearance, centerX: centerX, centerY: centerY, at: place, into: plane.spriteBuffer)
-            plane.showSprite(x: place.x, y: place.y, width: place.width, height: place.height)
-            shown = (appearance, centerX, centerY, place)
-            return renderer.render(nil, centerX: centerX, centerY: centerY)
+        if plane.takesSprites, let appearance {
+            if let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) {
+                show(appearance, centerX, centerY, place)
+                return renderer.render(nil, centerX: centerX, centerY: centerY)
+            }
+            var above = appearance
+            above.accuracyRadiusPx = 0
+            if appearance.accuracyRadiusPx > 0, let place = sprite.placement(above, centerX: centerX, centerY: centerY) {
+                show(above, centerX, centerY, place)
+                // No pop: every layer but the accuracy disc has no size.
+                var disc = appearance
+                disc.popScale = 0
+                return renderer.render(disc, centerX: centerX, centerY: centerY)
+            }
         }
         plane.hideSprite()
         shown = nil
         return renderer.render(appearance, centerX: centerX, centerY: centerY)
+    }
+
+    private func show(_ appearance: DotAppearance, _ x: Double, _ y: Double, _ place: Rect) {
+        sprite.paint(appearance, centerX: x, centerY: y, at: place, into: plane.spriteBuffer)
+        plane.showSprite(x: place.x, y: place.y, width: place.width, height: place.height)
+        shown = (appearance, x, y, place)
     }
 
     /// A picture of what the screen shows: the display controller's own composition read back

@@ -269,7 +269,8 @@ struct ShowLoop {
     private func writeScreenshot(_ path: String, canvas: PixelBuffer, planeDot: PlaneDot?) {
         let picture = planeDot?.screen(canvas: canvas)
         do {
-            try PNGWrite.frame(picture?.picture.buffer ?? canvas, to: path)
+            // The buffer is a view of the picture's pixels: the picture must outlive the write.
+            try withExtendedLifetime(picture?.picture) { () throws(PNGError) in try PNGWrite.frame(picture?.picture.buffer ?? canvas, to: path) }
             say("screenshot \(path) (\(picture?.source ?? "the frame as drawn"))")
         } catch {
             say("screenshot \(path): \(error)")

@@ -10,8 +10,13 @@ import XCTest
 final class PlaneDotTests: XCTestCase {
     /// A plane in memory: one buffer, what was last shown, no writeback.
     final class MemoryPlane: SpritePlane {
-        let spriteWidth = 300, spriteHeight = 300
-        let picture = OwnedPixelBuffer(width: 300, height: 300, format: .xrgb8888)
+        let spriteWidth: Int, spriteHeight: Int
+        let picture: OwnedPixelBuffer
+        init(side: Int = 300) {
+            spriteWidth = side
+            spriteHeight = side
+            picture = OwnedPixelBuffer(width: side, height: side, format: .xrgb8888)
+        }
         var shown: Rect?
         var hides = 0
         var takesSprites = true
@@ -71,19 +76,42 @@ final class PlaneDotTests: XCTestCase {
         XCTAssertEqual(worstDifference(renderer.canvas.buffer, software.canvas.buffer), 0, "the software frame exactly")
     }
 
-    func testADotTooLargeForThePlaneIsPaintedIntoTheMapAndLeavesNoGhost() throws {
+    func testAWideAccuracyDiscStaysOnTheMapUnderTheRestOnThePlane() throws {
         let style = DotStyle()
         let renderer = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let software = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
         let plane = MemoryPlane()
         let dot = PlaneDot(plane: plane, style: style, scale: 1)
         var wide = DotClock(style: style).appearance(at: 1.3)
         wide.accuracyRadiusPx = 200
+        _ = dot.render(renderer, wide, centerX: 160.5, centerY: 120.25)
+        let shown = try XCTUnwrap(plane.shown, "the ring, dot and halo on the plane")
+        XCTAssertLessThan(shown.width, 300)
+        XCTAssertNotEqual(Self.pixel(renderer.canvas.buffer, 10, 120), 0xE5E3DF, "the disc in the map")
+        software.render(wide, centerX: 160.5, centerY: 120.25)
+        let screen = dot.screen(canvas: renderer.canvas.buffer)
+        XCTAssertEqual(screen.source, "composed in software")
+        XCTAssertLessThanOrEqual(worstDifference(screen.picture.buffer, software.canvas.buffer), 2)
+        // The disc shrinks onto the plane again: the map under it restored.
+        wide.accuracyRadiusPx = 0
+        _ = dot.render(renderer, wide, centerX: 160.5, centerY: 120.25)
+        for y in 0..<240 { for x in 0..<320 where Self.pixel(renderer.canvas.buffer, x, y) != 0xE5E3DF { return XCTFail("a ghost at (\(x), \(y))") } }
+    }
+
+    func testADotTooLargeForThePlaneIsPaintedIntoTheMapAndLeavesNoGhost() throws {
+        let style = DotStyle()
+        let renderer = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let plane = MemoryPlane(side: 100)
+        let dot = PlaneDot(plane: plane, style: style, scale: 1)
+        var wide = DotClock(style: style).appearance(at: 1.3)
+        wide.haloSize = 1
+        wide.haloOpacity = 1
         let damage = dot.render(renderer, wide, centerX: 160, centerY: 120)
-        XCTAssertNil(plane.shown)
+        XCTAssertNil(plane.shown, "a halo wider than the plane")
         XCTAssertEqual(plane.hides, 1)
         XCTAssertFalse(damage.isEmpty)
         XCTAssertNotEqual(Self.pixel(renderer.canvas.buffer, 160, 120), Self.pixel(renderer.canvas.buffer, 0, 0), "the dot in the map")
-        wide.accuracyRadiusPx = 0
+        wide.haloSize = 0.3
         let back = dot.render(renderer, wide, centerX: 160, centerY: 120)
         XCTAssertNotNil(plane.shown, "back on the plane")
         XCTAssertFalse(back.isEmpty, "the map restored where the dot was")
