@@ -77,13 +77,14 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
+        .testTarget(name: "CompositorTests", dependencies: ["Compositor", "LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["CLinux", "Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Display", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FrameBench", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

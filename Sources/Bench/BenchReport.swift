@@ -34,7 +34,7 @@ public struct BenchReport {
 
     public func writeText(to out: inout BenchWriter) {
         let o = run.options
-        out.line("pulsedot bench: \(run.sceneName), \(o.format.rawValue) \(o.width)x\(o.height)\(o.rotation == .r0 ? "" : ", turned \(o.rotation.degrees)°"), scale \(o.scale), \(o.look.rawValue) look, \(o.frames) frames")
+        out.line("pulsedot bench: \(run.sceneName), \(o.format.rawValue) \(o.width)x\(o.height)\(o.rotation == .r0 ? "" : ", turned \(o.rotation.degrees)°"), scale \(o.scale), \(o.look.rawValue) look, \(o.composition.rawValue) composition, \(o.frames) frames")
         for n in 0..<o.frames {
             out.text("frame "); out.int(n)
             out.text(": hash "); out.hex(run.hashes[n])
@@ -63,7 +63,7 @@ public struct BenchReport {
     public func writeJSON(to out: inout BenchWriter) {
         let o = run.options, t = times
         out.text("{\"scene\":\"\(run.sceneName)\",\"format\":\"\(o.format.rawValue)\",\"width\":\(o.width),\"height\":\(o.height)")
-        out.text(",\"scale\":\(o.scale),\"look\":\"\(o.look.rawValue)\",\"frames\":\(o.frames)")
+        out.text(",\"scale\":\(o.scale),\"look\":\"\(o.look.rawValue)\",\"composition\":\"\(o.composition.rawValue)\",\"frames\":\(o.frames)")
         out.text(",\"pixelsTouchedPerFrame\":\(mean(run.touched)),\"bytesCopiedPerFrame\":\(mean(run.copied) * bytesPerPixel)")
         out.text(",\"frameTimeNs\":{\"p50\":\(t.p50),\"p99\":\(t.p99),\"max\":\(t.max)}")
         out.text(",\"hash\":\""); out.hex(BenchHash.combine(run.hashes)); out.text("\"")

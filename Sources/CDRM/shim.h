@@ -75,3 +75,30 @@ static const uint32_t PD_PROP_EXTENDED_TYPE = DRM_MODE_PROP_EXTENDED_TYPE;
 static const uint32_t PD_PROP_OBJECT = DRM_MODE_PROP_OBJECT;
 static const uint32_t PD_PROP_SIGNED_RANGE = DRM_MODE_PROP_SIGNED_RANGE;
 static const uint32_t PD_PROP_ATOMIC = DRM_MODE_PROP_ATOMIC;
+
+// Atomic mode setting: the commit flags, the object types whose properties a commit sets, and
+// one commit from arrays the caller keeps (libdrm's drmModeAtomicReq allocates on every add).
+static const uint32_t PD_ATOMIC_TEST_ONLY = DRM_MODE_ATOMIC_TEST_ONLY;
+static const uint32_t PD_ATOMIC_NONBLOCK = DRM_MODE_ATOMIC_NONBLOCK;
+static const uint32_t PD_ATOMIC_ALLOW_MODESET = DRM_MODE_ATOMIC_ALLOW_MODESET;
+static const uint32_t PD_OBJECT_CRTC = DRM_MODE_OBJECT_CRTC;
+
+/// Commits `count_objs` objects' properties: object i has counts[i] (property, value) pairs,
+/// taken in turn from props/values. 0 on success, else -errno.
+static inline int pd_atomic_commit(int fd, uint32_t flags, const uint32_t *objs, const uint32_t *counts,
+                                   const uint32_t *props, const uint64_t *values, uint32_t count_objs,
+                                   void *user_data) {
+    struct drm_mode_atomic req;
+    memset(&req, 0, sizeof req);
+    req.flags = flags;
+    req.count_objs = count_objs;
+    req.objs_ptr = (uint64_t)(uintptr_t)objs;
+    req.count_props_ptr = (uint64_t)(uintptr_t)counts;
+    req.props_ptr = (uint64_t)(uintptr_t)props;
+    req.prop_values_ptr = (uint64_t)(uintptr_t)values;
+    req.user_data = (uint64_t)(uintptr_t)user_data;
+    return drmIoctl(fd, DRM_IOCTL_MODE_ATOMIC, &req) == 0 ? 0 : -errno;
+}
+
+// Writeback connectors: listed only to clients that ask; a capture's out-fence is waited on.
+static const uint64_t PD_CLIENT_CAP_WRITEBACK_CONNECTORS = DRM_CLIENT_CAP_WRITEBACK_CONNECTORS;

@@ -1,22 +1,10 @@
-/// `[display] composition`: how the dot is put over the map. Only software composition exists in
-/// this build (the dot painted into the frame, the damage copied out); `planes` is accepted so a
-/// configuration written for a build with hardware planes still starts, and says plainly that it
-/// runs in software.
+/// `[display] composition`: how the dot is put over the map. `software` paints it into the frame
+/// and copies the damage out; `planes` puts it on a display plane of its own (atomic KMS, an
+/// overlay), which the KMS output takes only when the card passes its test commit, else it
+/// composes in software and says why once; `auto` does the same without promising either.
 public enum Composition: String, Sendable, CaseIterable {
     case auto, software, planes
 
-    /// What this build composes with, whatever was asked.
-    public var inUse: Composition { .software }
-
-    /// The one line to say at start when the asked composition is not the one in use; nil when
-    /// it is (or when `auto` chose, which promises nothing).
-    public var note: String? {
-        switch self {
-        case .planes: "[display] composition = planes: composition on hardware planes is not available in this build; using software composition"
-        case .auto, .software: nil
-        }
-    }
-
-    /// For STATUS= and the log: "software composition".
+    /// For STATUS= and the log: "software composition", "planes composition".
     public var phrase: String { "\(rawValue) composition" }
 }

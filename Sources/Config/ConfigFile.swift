@@ -142,9 +142,7 @@ public struct Configuration: Sendable {
         } catch {
             throw ConfigurationError(error)
         }
-        // Said wherever the configuration is used: at the daemon's start, on reload, by check-config.
-        let notes = settings.display.composition.note.map { [$0] } ?? []
-        return Configuration(settings: settings, file: file, overrides: overrides.count, notes: notes)
+        return Configuration(settings: settings, file: file, overrides: overrides.count, notes: [])
     }
 
     /// `#` after a value is part of the value: when that made it unusable, say why.

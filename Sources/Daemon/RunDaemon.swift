@@ -107,7 +107,7 @@ public final class RunDaemon {
     /// Runs until SIGTERM/SIGINT (or `--frames`); returns the exit code.
     public func run() -> Int32 {
         let now = waiting.now()
-        log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), \(settings.display.composition.inUse.phrase), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
+        log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), composition \(settings.display.composition.rawValue), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
         // Started inside a blanking span, the screen is not lit even for a moment.
         blankingDue(now: now)
@@ -209,7 +209,7 @@ public final class RunDaemon {
         case .success(let d):
             display.drive(d)
             log.clear(topic: "display")
-            log.info("output \(d.displayName): canvas \(d.canvasWidth)x\(d.canvasHeight), scale \(formatNumber(d.view.scale)) px/pt")
+            log.info("output \(d.displayName): canvas \(d.canvasWidth)x\(d.canvasHeight), scale \(formatNumber(d.view.scale)) px/pt, \(d.compositionPhrase)")
             sendStatus()
             return nil
         case .failure(let unavailable):

@@ -22,7 +22,7 @@ extension RunDaemon {
         if blanking.blanked {
             output = "screen off for the night (blank \(blanking.settings.schedule))"
         } else if let d = display.driven {
-            output = d.displayName + " · " + settings.display.composition.inUse.phrase
+            output = d.displayName + " · " + d.compositionPhrase
         } else {
             output = "waiting for display (\(outputSetting)): \(display.waitingReason ?? "")"
         }

@@ -39,8 +39,15 @@ extension RunDaemon {
         let t = started.duration(to: now).seconds
         let path = environment.snapshotDirectory + "/snapshot-" + formatFixed(t, 3) + ".png"
         do {
-            try PNGWrite.frame(d.view.renderer.canvas.buffer, to: path)
-            log.notice("snapshot: \(path)")
+            if let planeDot = d.view.planeDot {
+                let screen = planeDot.screen(canvas: d.view.renderer.canvas.buffer)
+                // The buffer is a view of the picture's pixels: the picture must outlive the write.
+                try withExtendedLifetime(screen.picture) { () throws(PNGError) in try PNGWrite.frame(screen.picture.buffer, to: path) }
+                log.notice("snapshot: \(path) (\(screen.source))")
+            } else {
+                try PNGWrite.frame(d.view.renderer.canvas.buffer, to: path)
+                log.notice("snapshot: \(path)")
+            }
         } catch {
             log.error("snapshot: \(error)")
         }

@@ -63,6 +63,9 @@ public protocol Display: AnyObject {
     /// Takes an extra frame into the display's own record at the next `present` and returns
     /// true, when the display keeps frames (PNG files); false: the caller writes a snapshot.
     func recordNextFrame() -> Bool
+    /// A plane for the dot above the canvas when the display composes it in hardware; nil: the
+    /// dot is painted into the canvas.
+    var spritePlane: SpritePlane? { get }
     /// Puts the display back as it was (the console) and frees everything. Safe to call twice.
     func close()
 }
@@ -71,6 +74,7 @@ extension Display {
     public var lentBuffer: PixelBuffer? { nil }
     public func route(copyOut copier: CanvasCopier) {}
     public func recordNextFrame() -> Bool { false }
+    public var spritePlane: SpritePlane? { nil }
     /// A display without events of its own (files, memory) has nothing to poll.
     public var pollDescriptor: Int32? { nil }
     public func handleEvents() {}

@@ -20,6 +20,11 @@ public final class BenchFrames {
     public let targets: [OwnedPixelBuffer]
     private var damage: Damage
     private let clock: DotClock
+    /// With `composition = planes`: the dot's picture, painted into one of three plane buffers in
+    /// turn, and where the last frame put it (nil: that frame's dot went into the map).
+    public let sprite: DotSprite?
+    public let spriteTargets: [OwnedPixelBuffer]
+    public private(set) var spritePlace: Rect?
 
     public init(_ options: BenchOptions) throws(FrameError) {
         self.options = options
@@ -38,6 +43,16 @@ public final class BenchFrames {
         renderer.prepareCopyOut(format: options.format, rotation: options.rotation)
         damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
         clock = DotClock(style: options.style)
+        if options.composition == .planes {
+            let side = min(512, options.width, options.height)
+            sprite = DotSprite(style: options.style, scale: options.scale, width: side, height: side)
+            var pictures: [OwnedPixelBuffer] = []
+            for _ in 0..<3 { pictures.append(OwnedPixelBuffer(width: side, height: side, format: .xrgb8888)) }
+            spriteTargets = pictures
+        } else {
+            sprite = nil
+            spriteTargets = []
+        }
         if options.scene == .copy {
             // The picture the copy scene copies: frame 0, drawn once.
             let f = scene.frame(0)
@@ -58,7 +73,16 @@ public final class BenchFrames {
             renderer.scrollBackground(toX: f.originX, y: f.originY)
             renderer.invalidate()
         }
-        let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: f.x, centerY: f.y)
+        let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
+        var changed: Rect
+        if let sprite, let place = sprite.placement(appearance, centerX: f.x, centerY: f.y) {
+            sprite.paint(appearance, centerX: f.x, centerY: f.y, at: place, into: spriteTargets[n % 3].buffer)
+            spritePlace = place
+            changed = renderer.render(nil, centerX: f.x, centerY: f.y)
+        } else {
+            spritePlace = nil
+            changed = renderer.render(appearance, centerX: f.x, centerY: f.y)
+        }
         damage.add(changed)
         let written = renderer.copyOut(damage.union, to: target, rotation: options.rotation)
         damage.endFrame()

@@ -14,6 +14,12 @@ public struct BenchOptions: Equatable, Sendable {
         case copy
     }
 
+    /// Where the dot is composed: painted into the frame, or as a picture of its own for a
+    /// display plane (the frame then holds the map alone).
+    public enum Composition: String, CaseIterable, Sendable {
+        case software, planes
+    }
+
     public enum Look: String, CaseIterable, Sendable {
         /// Stock SVPulsingAnnotationView as iOS ships it: no pause between halos, so no breath.
         case stock
@@ -31,6 +37,7 @@ public struct BenchOptions: Equatable, Sendable {
     public var frames = 180
     public var scene = Scene.moving
     public var look = Look.stock
+    public var composition = Composition.software
 
     public init() {}
 

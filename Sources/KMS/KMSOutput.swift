@@ -110,6 +110,19 @@ public final class KMSOutput: Display {
 
     deinit { close() }
 
+    /// Gives this output's dumb buffers to another output of the same card (the atomic one) before
+    /// `start()`: this one is then closed without touching the card, which the other now owns.
+    var bufferCount: Int { buffers.count }
+    var firstFramebuffer: UInt32 { buffers[0].framebuffer }
+
+    func handOver() -> [ScanoutBuffer] {
+        precondition(!started && !closed, "handOver() after start() or close()")
+        closed = true
+        let given = buffers
+        buffers = []
+        return given
+    }
+
     // MARK: Starting
 
     public func start() throws(KMSError) {

@@ -11,7 +11,7 @@ public final class LibDRMCard: DRMCard {
     public let fd: FileDescriptor
     /// Where the page-flip callback counts completions: the flip's user data. Heap memory so its
     /// address stays put while the kernel holds it.
-    private let flipCounter: UnsafeMutablePointer<UInt32>
+    let flipCounter: UnsafeMutablePointer<UInt32>
     private var closed = false
 
     public var eventDescriptor: Int32 { fd.rawValue }
@@ -203,6 +203,12 @@ public final class LibDRMCard: DRMCard {
     // MARK: Buffers
 
     public func createBuffer(width: Int, height: Int, format: PixelFormat) throws(SyscallError) -> ScanoutBuffer {
+        try createBuffer(width: width, height: height, format: format, fourcc: FourCC.of(format))
+    }
+
+    /// A dumb buffer of `format`'s size per pixel whose framebuffer says `fourcc` (ARGB8888 for
+    /// a sprite laid out as XRGB8888 with alpha in the fourth byte).
+    func createBuffer(width: Int, height: Int, format: PixelFormat, fourcc: UInt32) throws(SyscallError) -> ScanoutBuffer {
         let raw = fd.rawValue
         var handle: UInt32 = 0, pitch: UInt32 = 0, size: UInt64 = 0
         let bpp = UInt32(format.bytesPerPixel * 8)
@@ -214,7 +220,6 @@ public final class LibDRMCard: DRMCard {
             var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
             var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
             var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-            let fourcc = FourCC.of(format)
             try negativeErrnoCall("drmModeAddFB2", "\(path) \(FourCC.name(fourcc)) \(width)x\(height)") {
                 withUnsafePointer(to: &handles) { h in
                     withUnsafePointer(to: &pitches) { p in

@@ -1,4 +1,5 @@
 import Config
+import Glibc
 import Display
 import FBDev
 import KMS
@@ -56,12 +57,37 @@ public final class DisplayOpener {
             do {
                 let output = try Discovery.open(KMSConfiguration(settings), log: { [log] in log.info($0) })
                 if settings.output == .auto { log.info("output = auto chose KMS: \(output.name) has a display connected") }
-                return .success(output)
+                return .success(composed(output))
             } catch {
                 if settings.output == .auto { return openFramebufferInstead(of: error) }
                 return .failure(Unavailable(description: "\(error)", recovery: error.recovery))
             }
         }
+    }
+
+    /// The KMS output that composes as `[display] composition` asks: the dot on an overlay plane
+    /// (atomic) where the card passes the test commit, else the legacy output in software. Which
+    /// one, and why not planes, is said once for as long as it stays the same.
+    private func composed(_ legacy: KMSOutput) -> any Display {
+        let asked = settings.composition
+        if asked == .software { return legacy }
+        let reject = getenv("PULSEDOT_TEST_REJECT_PLANES").map { String(cString: $0) == "1" } ?? false
+        switch AtomicKMSOutput.choose(from: legacy, rejectTest: reject, log: { [log] in log.info($0) }) {
+        case .success(let atomic):
+            sayComposition("composition = \(asked.rawValue): \(atomic.name) composes the dot on a hardware plane (atomic KMS)")
+            return atomic
+        case .failure(let refusal):
+            sayComposition("composition = \(asked.rawValue): \(legacy.name): \(refusal); using software composition")
+            return legacy
+        }
+    }
+
+    private var compositionSaid: String?
+
+    private func sayComposition(_ line: String) {
+        if line == compositionSaid { return }
+        compositionSaid = line
+        log.info(line)
     }
 
     /// `output = fbdev`, or `auto` where no DRM display can be driven. `why` (auto's choice) is logged.

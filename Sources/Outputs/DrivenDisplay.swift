@@ -8,7 +8,9 @@ import Scene
 /// draws into its own frame, whose damage is then copied into the canvas.
 public final class DrivenDisplay {
     public let display: any Display
-    public var view: SceneView
+    public var view: SceneView {
+        didSet { if let plane = display.spritePlane { view.putDot(on: plane) } }
+    }
     /// The renderer whose frame is the display's canvas, kept alive as long as the display.
     private let canvasOwner: FrameRenderer
 
@@ -19,6 +21,7 @@ public final class DrivenDisplay {
         -> Result<DrivenDisplay, DisplayOpener.Unavailable> {
         do {
             let view = try makeView(display.canvasWidth, display.canvasHeight, display.physicalHeight)
+            if let plane = display.spritePlane { view.putDot(on: plane) }
             display.adopt(canvas: view.renderer.canvas.buffer)
             let driven = DrivenDisplay(display: display, view: view)
             // Weak: the display is the driven display's own, and is closed before it goes.
@@ -44,6 +47,8 @@ public final class DrivenDisplay {
     public var canvasWidth: Int { display.canvasWidth }
     public var canvasHeight: Int { display.canvasHeight }
     public var physicalHeight: Int { display.physicalHeight }
+    /// "planes composition" when the dot is on a plane of the display's, else "software composition".
+    public var compositionPhrase: String { display.spritePlane == nil ? "software composition" : "planes composition" }
 
     /// Hands the frame's changed rectangle to the display.
     public func present(_ damage: Rect, frame: FrameStamp) throws {

@@ -1,5 +1,6 @@
 import Compositor
 import Config
+import Display
 import GPSD
 import Geo
 import Raster
@@ -21,6 +22,8 @@ public final class SceneView {
     /// The last frame drawn.
     public private(set) var last: SceneFrame
     private var notes: [String] = []
+    /// The dot on the display's sprite plane; nil: painted into the canvas.
+    public private(set) var planeDot: PlaneDot?
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -102,7 +105,14 @@ public final class SceneView {
         }
         last = frame
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
-        return renderer.render(frame.center == nil ? nil : frame.appearance, centerX: centre.x, centerY: centre.y)
+        let appearance = frame.center == nil ? nil : frame.appearance
+        if let planeDot { return planeDot.render(renderer, appearance, centerX: centre.x, centerY: centre.y) }
+        return renderer.render(appearance, centerX: centre.x, centerY: centre.y)
+    }
+
+    /// Puts the dot on `plane` from the next frame (the display composes it over the canvas).
+    public func putDot(on plane: SpritePlane) {
+        planeDot = PlaneDot(plane: plane, style: renderer.style, scale: renderer.scale)
     }
 
     /// Whether `takeNotes` has lines for the log (checked each frame; the lines are rare).

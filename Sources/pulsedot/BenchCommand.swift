@@ -19,6 +19,7 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("tile-format", "png|jpeg", "the drive scene's tiles (default png)"),
     .valued("write-city", "PATH", "only write the made-up city the drive scene drives through, as an MBTiles file, and stop"),
     .valued("city-tiles", "COLUMNSxROWS", "the city's size in zoom-17 tiles (default 72x60: 4,320 tiles)"),
+    .valued("composition", "software|planes", "the dot painted into the frame, or as its own picture for a display plane, the frame holding the map alone (default software)"),
     .flag("json", "the report as one JSON object"),
     .flag("verify", "render every frame again the plain way and compare; exit 2 when any differs"),
 ], notes: "See BENCHMARKS.md.")
@@ -73,6 +74,15 @@ func benchCommand(_ args: Arguments) -> Int32 {
         if let text = args.value("look") {
             guard let l = BenchOptions.Look(rawValue: text) else { return fail("bench: --look \(text): expected stock or default") }
             o.look = l
+        }
+        if let text = args.value("composition") {
+            guard let c = BenchOptions.Composition(rawValue: text) else { return fail("bench: --composition \(text): expected software or planes") }
+            if c == .planes {
+                if driveTiles != nil { return fail("bench: --composition planes is not measured for the drive scene") }
+                if o.rotation != .r0 { return fail("bench: --composition planes keeps rotation 0 (a turned panel composes in software)") }
+                if args.has("verify") { return fail("bench: --verify holds whole frames against the reference painter; with planes the frame has no dot") }
+            }
+            o.composition = c
         }
         let run = try BenchRun(o, verify: args.has("verify"), drive: driveTiles)
         run.run()

@@ -7,6 +7,7 @@ import Glibc
 import KMS
 import LocationDot
 import Outputs
+import PNG
 import Raster
 import Scene
 import Syscall
@@ -31,6 +32,7 @@ let showUsage = Usage(command: "show", summary: "show the animated dot on a DRM 
     .valued("fps", "N", "frames per second (default 60, from 1 to 240)"),
     .valued("at", "SECONDS", "freeze the animation clock here: a still frame, as `pulsedot render --at`"),
     .valued("from", "SECONDS", "with --at: run the clock from here to --at at real speed, then stay"),
+    .valued("screenshot", "FILE.png", "with --at: once the still frame is on the display, write what it shows (read back from the display controller where the dot is on a plane and a writeback connector can capture it)"),
     .set,
     .valued("fbdev", "PATH", "a legacy framebuffer (/dev/fbN) instead of a DRM card"),
     .valued("tty", "PATH", "with --fbdev: the virtual console to put into graphics mode (default \(VirtualConsole.defaultPath))"),
@@ -50,6 +52,7 @@ struct ShowOptions {
     var fps = 60.0
     var at: Double?
     var from: Double?
+    var screenshot: String?
     var settings = Settings()
 
     init(_ args: Arguments) throws {
@@ -89,6 +92,10 @@ struct ShowOptions {
             guard from <= at else { throw Arguments.Failure(description: "--from \(from) is after --at \(at)") }
             self.from = from
         }
+        if let path = args.value("screenshot") {
+            guard at != nil else { throw Arguments.Failure(description: "--screenshot needs --at (a still frame to capture)") }
+            screenshot = path
+        }
         settings = try lookSettings(args)
         if let path = args.value("fbdev") {
             for drmOnly in ["device", "connector"] where args.value(drmOnly) != nil {
@@ -119,6 +126,7 @@ struct ShowOptions {
         d.format = kms.format
         d.rotation = kms.rotation
         d.update = kms.update
+        d.composition = settings.display.composition
         return d
     }
 
@@ -198,6 +206,7 @@ struct ShowLoop {
             return .failed("\(error)")
         }
         output.adopt(canvas: renderer.canvas.buffer)
+        let planeDot = output.spritePlane.map { PlaneDot(plane: $0, style: options.settings.dot.style, scale: scale) }
         let cx = options.x ?? Double(output.canvasWidth) / 2
         let cy = options.y ?? Double(output.canvasHeight) / 2
         // The first frame is the background alone: the dot then always reaches the panel through
@@ -234,7 +243,9 @@ struct ShowLoop {
                     // deferred flip has gone out.
                     var damage = Rect.empty
                     if t != drawnAt {
-                        damage = renderer.render(clock.appearance(at: t), centerX: cx, centerY: cy)
+                        let appearance = clock.appearance(at: t)
+                        damage = planeDot?.render(renderer, appearance, centerX: cx, centerY: cy)
+                            ?? renderer.render(appearance, centerX: cx, centerY: cy)
                         drawnAt = t
                         if t == options.at { stillUnshown = t }
                     }
@@ -243,12 +254,26 @@ struct ShowLoop {
                 // Tests and installers wait for this before judging the screen: say it only once
                 // the still frame is on the display, not when it was drawn or handed over.
                 if let t = stillUnshown, output.isSettled {
+                    if let path = options.screenshot { writeScreenshot(path, canvas: renderer.canvas.buffer, planeDot: planeDot) }
                     say("still frame at clock \(t) s")
                     stillUnshown = nil
                 }
             } catch {
                 return outcome(of: error)
             }
+        }
+    }
+
+    /// The still frame as the screen shows it: with the dot on a plane, read back (or composed
+    /// like the plane does); otherwise the canvas, which is what was copied out.
+    private func writeScreenshot(_ path: String, canvas: PixelBuffer, planeDot: PlaneDot?) {
+        let picture = planeDot?.screen(canvas: canvas)
+        do {
+            // The buffer is a view of the picture's pixels: the picture must outlive the write.
+            try withExtendedLifetime(picture?.picture) { () throws(PNGError) in try PNGWrite.frame(picture?.picture.buffer ?? canvas, to: path) }
+            say("screenshot \(path) (\(picture?.source ?? "the frame as drawn"))")
+        } catch {
+            say("screenshot \(path): \(error)")
         }
     }
 

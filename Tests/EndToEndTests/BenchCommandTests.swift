@@ -56,7 +56,7 @@ final class BenchCommandTests: XCTestCase {
         let run = try bench(["--scene", "moving", "--frames", "12", "--width", "320", "--height", "240"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.first, "pulsedot bench: moving, xrgb8888 320x240, scale 1.0, stock look, 12 frames")
+        XCTAssertEqual(lines.first, "pulsedot bench: moving, xrgb8888 320x240, scale 1.0, stock look, software composition, 12 frames")
         let frames = lines.filter { $0.hasPrefix("frame ") && !$0.hasPrefix("frame time") }
         XCTAssertEqual(frames.count, 12)
         // The first two frames are whole frames, one per scan-out buffer.
@@ -66,6 +66,18 @@ final class BenchCommandTests: XCTestCase {
         for prefix in ["pixels touched per frame: ", "bytes copied per frame: ", "frame time: p50 ", "hash: "] {
             XCTAssertTrue(lines.contains { $0.hasPrefix(prefix) }, "no '\(prefix)…' line in\n\(run.stdout)")
         }
+    }
+
+    /// With the dot on a plane the map stands still in the frame: after the two first frames
+    /// nothing is copied out.
+    func testPlanesCompositionCopiesNothingWhileTheMapStandsStill() throws {
+        let run = try bench(["--scene", "moving", "--composition", "planes", "--frames", "12", "--width", "320", "--height", "240", "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("\"composition\":\"planes\""), run.stdout)
+        let text = try bench(["--scene", "moving", "--composition", "planes", "--frames", "12", "--width", "320", "--height", "240"])
+        let frames = text.stdout.split(separator: "\n").filter { $0.hasPrefix("frame ") && !$0.hasPrefix("frame time") }
+        XCTAssertEqual(frames.count, 12)
+        for f in frames.dropFirst(2) { XCTAssertTrue(f.hasSuffix("touched 0 px, copied 0 bytes"), String(f)) }
     }
 
     func testJSONReportAgreesWithTheTextOneAndRunsAreDeterministic() throws {
@@ -102,6 +114,9 @@ final class BenchCommandTests: XCTestCase {
                                 (["--look", "ios"], "--look ios: expected stock or default"),
                                 (["--rotation", "45"], "--rotation 45: expected 0, 90, 180 or 270"),
                                 (["--frames", "0"], "--frames 0: expected a whole number from 1 to 1000000"),
+                                (["--composition", "overlay"], "--composition overlay: expected software or planes"),
+                                (["--composition", "planes", "--verify"], "--verify holds whole frames against the reference painter; with planes the frame has no dot"),
+                                (["--composition", "planes", "--rotation", "90"], "--composition planes keeps rotation 0"),
                                 (["--wide"], "unknown option --wide")] {
             let run = try bench(args)
             XCTAssertEqual(run.status, 2, "\(args)")

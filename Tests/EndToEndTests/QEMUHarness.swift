@@ -21,14 +21,22 @@ import TestSupport
 final class QEMUMachine {
     /// A QEMU display adapter and the kernel module that drives it.
     struct Display: Sendable {
-        var qemuDevice: String
+        /// nil: no emulated adapter (a driver of its own, such as vkms).
+        var qemuDevice: String?
         /// Loaded in this order, each with its dependencies.
         var modules: [String]
+        /// Parameters given to insmod, by module name ("drm_kms_helper": "fbdev_emulation=0").
+        var moduleParameters: [String: String] = [:]
 
         static let bochs = Display(qemuDevice: "bochs-display", modules: ["bochs"])
         /// virtio_pci is the transport the driver sits on; modprobe does not count it a dependency.
         static let virtioGPU = Display(qemuDevice: "virtio-gpu-pci", modules: ["virtio_pci", "virtio-gpu"])
         static let cirrus = Display(qemuDevice: "cirrus-vga", modules: ["cirrus"])
+        /// The kernel's virtual KMS driver, built by deploy/fetch-vkms: overlay planes and a
+        /// writeback connector. Without fbdev emulation, so nothing of the kernel's own turns the
+        /// planes off when the last client closes (the exit checks could not fail otherwise).
+        static let vkms = Display(qemuDevice: nil, modules: ["vkms"],
+                                  moduleParameters: ["vkms": "enable_overlay=1", "drm_kms_helper": "fbdev_emulation=0"])
     }
 
     let directory: URL
@@ -60,7 +68,8 @@ final class QEMUMachine {
         var all = files
         all.append((try TestEnvironment.pulsedotBinary(), "/bin/pulsedot"))
         let initrd = dir.appendingPathComponent("initrd.cpio")
-        try Initramfs.build(at: initrd, kernel: kernel, modules: display.modules, files: all)
+        try Initramfs.build(at: initrd, kernel: kernel, modules: display.modules,
+                            parameters: display.moduleParameters, files: all)
         let qmpPath = dir.appendingPathComponent("qmp.sock").path
         let controlPath = dir.appendingPathComponent("control.sock").path
         let args = [
@@ -70,10 +79,10 @@ final class QEMUMachine {
             "-serial", "file:" + dir.appendingPathComponent("serial.log").path,
             "-chardev", "socket,id=control,path=\(controlPath),server=on,wait=off",
             "-device", "isa-serial,chardev=control",
-            "-display", "none", "-vga", "none", "-device", display.qemuDevice,
+            "-display", "none", "-vga", "none",
             "-qmp", "unix:\(qmpPath),server=on,wait=off",
-        ]
-        let process = try ChildProcess(qemu, args, label: "qemu(\(display.qemuDevice))")
+        ] + (display.qemuDevice.map { ["-device", $0] } ?? [])
+        let process = try ChildProcess(qemu, args, label: "qemu(\(display.qemuDevice ?? display.modules.joined(separator: ",")))")
         guard ChildProcess.waitUntil(timeout: 30, {
             FileManager.default.fileExists(atPath: qmpPath) && FileManager.default.fileExists(atPath: controlPath)
                 || !process.isRunning

@@ -40,7 +40,8 @@ struct TestKernel {
 /// The guest's whole file system: busybox, the program under test with its shared libraries, the
 /// driver modules, and an init that loads them and then runs what the host sends.
 enum Initramfs {
-    static func build(at output: URL, kernel: TestKernel, modules: [String], files: [(String, String)]) throws {
+    static func build(at output: URL, kernel: TestKernel, modules: [String], parameters: [String: String] = [:],
+                      files: [(String, String)]) throws {
         let fm = FileManager.default
         let root = output.deletingLastPathComponent().appendingPathComponent("root")
         try? fm.removeItem(at: root)
@@ -68,7 +69,12 @@ enum Initramfs {
                 order.append(base)
             }
         }
-        try (order.joined(separator: "\n") + "\n").write(to: root.appendingPathComponent("modules/order"), atomically: true, encoding: .utf8)
+        // One module a line, its parameters after it (module names say "_" where files say "-").
+        let lines = order.map { base -> String in
+            let name = String(base.dropLast(3)).replacingOccurrences(of: "-", with: "_")
+            return parameters[name].map { base + " " + $0 } ?? base
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: root.appendingPathComponent("modules/order"), atomically: true, encoding: .utf8)
         let initPath = root.appendingPathComponent("init")
         try initScript.write(to: initPath, atomically: true, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: initPath.path)
@@ -109,7 +115,7 @@ enum Initramfs {
     mount -t sysfs sys /sys
     mount -t devtmpfs dev /dev
     mount -t tmpfs tmp /tmp
-    for m in $(cat /modules/order); do insmod /modules/$m || echo "PULSEDOT-INSMOD-FAILED $m"; done
+    while read -r m args; do insmod /modules/$m $args || echo "PULSEDOT-INSMOD-FAILED $m"; done < /modules/order
     i=0
     while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
     echo 0 > /sys/class/graphics/fbcon/cursor_blink 2>/dev/null

@@ -4,7 +4,8 @@
 // `pulsedot_frame_begin`/`_end` around each frame step so the instruction-counting QEMU plugin
 // (insn-count.c) counts frames alone. Embedded Swift has no command line: the configurations
 // come from the environment variable ARM_BENCH, separated by ';', each
-// "scene format WxH scale look frames" (e.g. "moving xrgb8888 1920x1080 1 stock 180"). Each result
+// "scene format WxH scale look frames [composition]" (e.g. "moving xrgb8888 1920x1080 1 stock 180",
+// "moving xrgb8888 1920x1080 1 stock 360 planes"). Each result
 // line ends with the heap allocations made inside frames after the two first.
 import FrameBench
 import Raster
@@ -34,10 +35,14 @@ struct Configuration {
     var options = BenchOptions()
     var text: String
 
-    /// "moving xrgb8888 1920x1080 1 stock 180"
+    /// "moving xrgb8888 1920x1080 1 stock 180", optionally followed by "planes" or "software"
     init?(_ line: String) {
         let parts = line.split(separator: " ").map(String.init)
-        guard parts.count == 6 else { return nil }
+        guard parts.count == 6 || parts.count == 7 else { return nil }
+        if parts.count == 7 {
+            guard let composition = BenchOptions.Composition(rawValue: parts[6]) else { return nil }
+            options.composition = composition
+        }
         guard let scene = BenchOptions.Scene(rawValue: parts[0]), let format = PixelFormat(rawValue: parts[1]),
               let look = BenchOptions.Look(rawValue: parts[4]), let frames = Int(parts[5]) else { return nil }
         let size = parts[2].split(separator: "x")

@@ -1,0 +1,103 @@
+import Glibc
+import Raster
+import Syscall
+
+extension AtomicKMSOutput {
+    /// The side of the dot's square sprite buffers at most: a halo at scale 2 with the entrance
+    /// pop fits; a larger dot (or one with a wide accuracy disc) is drawn into the map that frame.
+    public static let largestSprite = 512
+
+    /// Makes the planes output from `legacy` (opened, not started: it gives up its card and
+    /// buffers) when the card composes the dot on an overlay: atomic modesetting, a primary plane
+    /// and an ARGB8888 overlay for the CRTC, and a TEST_ONLY commit of the whole state with the
+    /// sprite partly off the screen accepted. Otherwise `legacy` is left as it was (its card as
+    /// a legacy client) and the reason comes back. `rejectTest` makes the test commit count as
+    /// refused, so the fallback can be tested on a card that would take it.
+    public static func choose(from legacy: KMSOutput, rejectTest: Bool = false,
+                              log: @escaping (String) -> Void = { _ in },
+                              clock: @escaping () -> MonotonicInstant = { MonotonicInstant.now() })
+        -> Result<AtomicKMSOutput, PlanesRefusal> {
+        guard let card = legacy.card as? AtomicCard else { return .failure(PlanesRefusal("this card has no atomic interface")) }
+        if legacy.rotation != .r0 {
+            return .failure(PlanesRefusal("rotation \(legacy.rotation.degrees)° is turned in software"))
+        }
+        // The plane list alone: the resources would probe every connector again (DDC, slow).
+        let planes: [PlaneInfo]
+        do { planes = try card.planes() } catch { return .failure(PlanesRefusal("\(error)")) }
+        // Before asking for atomic: a card without an overlay keeps a descriptor that never asked.
+        let mask = UInt32(1) << UInt32(legacy.crtc.index)
+        guard planes.contains(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
+            return .failure(PlanesRefusal("\(card.driver) has no ARGB8888 overlay plane for CRTC \(legacy.crtc.id)"))
+        }
+        let atomicErrno = card.enableAtomic()
+        if atomicErrno != 0 {
+            return .failure(PlanesRefusal("\(card.driver) refuses atomic modesetting (\(SyscallError.message(errno: atomicErrno)))"))
+        }
+        do {
+            var planes = try AtomicPlanes.find(card: card, planes: try planeList(card),
+                                               connector: legacy.connector, crtc: legacy.crtc)
+            planes.writeback = AtomicPlanes.writeback(card: card, for: legacy.crtc)
+            return .success(try build(legacy: legacy, card: card, planes: planes, rejectTest: rejectTest, log: log, clock: clock))
+        } catch {
+            card.disableAtomic()
+            return .failure(error)
+        }
+    }
+
+    /// The planes with the properties an atomic client sees (CRTC_X and the like appear only now).
+    private static func planeList(_ card: AtomicCard) throws(PlanesRefusal) -> [PlaneInfo] {
+        do { return try card.planes() } catch { throw PlanesRefusal("\(error)") }
+    }
+
+    private static func build(legacy: KMSOutput, card: AtomicCard, planes chosen: AtomicPlanes, rejectTest: Bool,
+                              log: @escaping (String) -> Void, clock: @escaping () -> MonotonicInstant) throws(PlanesRefusal) -> AtomicKMSOutput {
+        let mode = legacy.mode
+        let side = min(largestSprite, mode.width, mode.height)
+        var sprites: [ScanoutBuffer] = []
+        var extraMap: ScanoutBuffer?
+        var blob: UInt32 = 0
+        func release() {
+            for b in sprites { card.destroyBuffer(b) }
+            if let extraMap { card.destroyBuffer(extraMap) }
+            if blob != 0 { card.destroyBlob(blob) }
+        }
+        do {
+            for _ in 0..<3 { sprites.append(try card.createSpriteBuffer(width: side, height: side)) }
+            // `update = damage` left the legacy output one buffer: commits flip between two.
+            if legacy.bufferCount < 2 { extraMap = try card.createBuffer(width: mode.width, height: mode.height, format: legacy.format) }
+            blob = try card.createModeBlob(mode)
+        } catch {
+            release()
+            throw PlanesRefusal("allocating the sprite's buffers: \(error)")
+        }
+        var planes = chosen
+        func test() throws(SyscallError) {
+            if rejectTest {
+                throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC (test only)", object: "\(card.path): refused on request (PULSEDOT_TEST_REJECT_PLANES)", errno: EINVAL)
+            }
+            var request = AtomicRequest()
+            let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -side / 4, y: -side / 4, width: side, height: side)
+            planes.full(modeBlob: blob, active: true, map: legacy.firstFramebuffer, width: mode.width, height: mode.height,
+                        sprite: probe, in: &request)
+            try card.commit(request, flags: [.testOnly, .allowModeset])
+        }
+        do {
+            do { try test() } catch {
+                // A writeback connector that cannot share the CRTC (vc4's is a CRTC of its own):
+                // the dot's plane without it, screenshots then drawn in software.
+                guard planes.writeback != nil, !rejectTest else { throw error }
+                planes.writeback = nil
+                try test()
+            }
+        } catch {
+            release()
+            throw PlanesRefusal("the test commit with the dot on overlay plane \(planes.overlay.id) was refused: \(error)")
+        }
+        log("\(legacy.name): " + (planes.writeback.map { "writeback connector \($0.connector) attached for screenshots" }
+            ?? "no writeback connector shares the CRTC; screenshots are drawn in software"))
+        var maps = legacy.handOver()
+        if let extraMap { maps.append(extraMap) }
+        return AtomicKMSOutput(card: card, connector: legacy.connector, crtc: legacy.crtc, mode: mode, format: legacy.format,
+                               planes: planes, maps: maps, sprites: sprites, modeBlob: blob, log: log, clock: clock)
+    }
+}

@@ -1,0 +1,356 @@
+import Display
+import Glibc
+import Raster
+import Syscall
+
+/// The dot's display through atomic KMS with the dot on an overlay plane: the primary plane
+/// holds the map (the canvas, copied into two dumb buffers in turn as the legacy output does),
+/// an overlay holds the dot's premultiplied ARGB8888 picture (three small dumb buffers in turn,
+/// so one is always free to paint while one is on screen and one is queued), and each frame is
+/// one non-blocking commit of both. The legacy output (`KMSOutput`) stays the path for cards
+/// without atomic or without a usable overlay; `choose` decides once, at start.
+///
+/// Life: `choose` (from a legacy output not yet started: the same card, connector, mode and
+/// buffers; the test commit) → draw the first frame → `start()` (modeset commit) → per frame:
+/// paint the sprite, `showSprite`/`hideSprite`, draw the canvas, `present(damage:)`; on events
+/// `handleEvents()` → `close()` (the overlay off, the console's CRTC back).
+public final class AtomicKMSOutput: Display, SpritePlane {
+    public struct Statistics: Equatable, Sendable {
+        public var presents = 0
+        public var commits = 0
+        /// Frames that waited because the previous commit was still in flight.
+        public var deferred = 0
+        public var busy = 0
+        /// Canvas pixels copied into the map's buffers after the first frame.
+        public var pixelsCopied = 0
+    }
+
+    public let card: AtomicCard
+    public let connector: ConnectorInfo
+    public let crtc: CrtcInfo
+    public let mode: DisplayMode
+    public let format: PixelFormat
+    public private(set) var statistics = Statistics()
+    public private(set) var presentation = PresentationCount()
+    public let spriteWidth: Int
+    public let spriteHeight: Int
+
+    let planes: AtomicPlanes
+    private var shadow: DisplayCanvas
+    private var maps: [ScanoutBuffer]
+    private var sprites: [ScanoutBuffer]
+    private var modeBlob: UInt32
+    private var request = AtomicRequest()
+    private var damage: Damage
+    /// The map buffer on screen, or queued to be.
+    private var front = 0
+    /// Sprite buffers: on screen, queued in the commit in flight, being painted.
+    private var spriteShown: Int?
+    private var spriteQueued: Int?
+    private var spriteDrawing = 0
+    /// The overlay as the next commit leaves it, and whether that differs from the last commit.
+    private var sprite = SpriteState()
+    private var spriteChanged = false
+    public private(set) var takesSprites = true
+    private var pending = false
+    private var pendingSince = MonotonicInstant(nanoseconds: 0)
+    private var saved: SavedCrtc?
+    private var started = false
+    private var closed = false
+    private var blanked = false
+    private var unplugged = false
+    private let log: (String) -> Void
+    private let clock: () -> MonotonicInstant
+    /// The writeback connector's buffer (made on the first capture) and where the kernel writes
+    /// the capture's out-fence.
+    private var captureBuffer: ScanoutBuffer?
+    private let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+
+    public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
+    public var displayName: String { "\(name) \(mode)" }
+    public var canvasWidth: Int { shadow.width }
+    public var canvasHeight: Int { shadow.height }
+    public var physicalHeight: Int { mode.height }
+    public var modeDescription: String { mode.description }
+    public var scanoutFormat: PixelFormat { format }
+    public var hotplugDevice: String? { card.path }
+    public var canvas: PixelBuffer { shadow.buffer() }
+    public var spritePlane: SpritePlane? { self }
+    public var spriteBuffer: PixelBuffer { sprites[spriteDrawing].pixels }
+    public var pollDescriptor: Int32? { started ? card.eventDescriptor : nil }
+    public var isSettled: Bool { !pending && damage.current.isEmpty && !spriteChanged }
+    /// Whether a commit is queued and its event not yet read.
+    public var isCommitPending: Bool { pending }
+
+    init(card: AtomicCard, connector: ConnectorInfo, crtc: CrtcInfo, mode: DisplayMode, format: PixelFormat,
+         planes: AtomicPlanes, maps: [ScanoutBuffer], sprites: [ScanoutBuffer], modeBlob: UInt32,
+         log: @escaping (String) -> Void, clock: @escaping () -> MonotonicInstant) {
+        self.card = card; self.connector = connector; self.crtc = crtc; self.mode = mode; self.format = format
+        self.planes = planes; self.maps = maps; self.sprites = sprites; self.modeBlob = modeBlob
+        self.log = log; self.clock = clock
+        spriteWidth = sprites[0].pixels.width
+        spriteHeight = sprites[0].pixels.height
+        shadow = DisplayCanvas(width: mode.width, height: mode.height)
+        damage = Damage(bounds: Rect(x: 0, y: 0, width: mode.width, height: mode.height))
+    }
+
+    deinit {
+        close()
+        fence.deallocate()
+    }
+
+    public func adopt(canvas frame: PixelBuffer) {
+        precondition(!started, "adopt(canvas:) after start()")
+        shadow.adopt(frame)
+    }
+
+    // MARK: The sprite
+
+    public func showSprite(x: Int, y: Int, width: Int, height: Int) {
+        precondition(width > 0 && height > 0 && width <= spriteWidth && height <= spriteHeight,
+                     "a \(width)x\(height) sprite does not fit the \(spriteWidth)x\(spriteHeight) plane")
+        sprite = SpriteState(framebuffer: sprites[spriteDrawing].framebuffer, x: x, y: y, width: width, height: height)
+        spriteChanged = true
+    }
+
+    public func hideSprite() {
+        if sprite.framebuffer == 0 { return }
+        sprite = SpriteState()
+        spriteChanged = true
+    }
+
+    public func composedScreen() -> PixelBuffer? {
+        guard let w = planes.writeback, started, !closed, !blanked else { return nil }
+        finishPendingCommit()
+        if captureBuffer == nil {
+            do { captureBuffer = try card.createBuffer(width: mode.width, height: mode.height, format: .xrgb8888) } catch {
+                log("\(name): no buffer for the writeback capture: \(error)")
+                return nil
+            }
+        }
+        guard let target = captureBuffer else { return nil }
+        fence.pointee = -1
+        request.removeAll()
+        request.set(w.connector, w.fb, UInt64(target.framebuffer))
+        request.set(w.connector, w.fencePointer, UInt64(UInt(bitPattern: fence)))
+        do { try card.commit(request, flags: []) } catch {
+            log("\(name): the writeback capture was refused: \(error)")
+            return nil
+        }
+        guard fence.pointee >= 0, card.waitForFence(fence.pointee, timeoutMilliseconds: 1000) else {
+            log("\(name): the writeback capture did not complete within a second")
+            return nil
+        }
+        return target.pixels
+    }
+
+    // MARK: Starting
+
+    public func start() throws(KMSError) {
+        precondition(!started && !closed, "AtomicKMSOutput.start() called twice or after close()")
+        let frame = canvas
+        for b in maps { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: .r0) }
+        do {
+            if saved == nil { saved = try card.saveCrtc(crtc.id) }
+            request.removeAll()
+            planes.full(modeBlob: modeBlob, active: true, map: maps[0].framebuffer, width: mode.width, height: mode.height,
+                        sprite: sprite, in: &request)
+            try card.commit(request, flags: [.allowModeset])
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+        started = true
+        front = 0
+        spriteCommitted()
+        spriteShown = spriteQueued
+        spriteQueued = nil
+        damage.endFrame()
+        presentation.presented += 1
+        log("\(name): atomic commits, the dot on overlay plane \(planes.overlay.id) over the map on primary plane \(planes.primary.id)")
+    }
+
+    // MARK: Frames
+
+    public func present(damage rect: Rect, frame: FrameStamp) throws(KMSError) {
+        precondition(started && !closed, "AtomicKMSOutput.present before start() or after close()")
+        statistics.presents += 1
+        damage.add(rect)
+        if pending {
+            statistics.deferred += 1
+            return
+        }
+        if blanked || (damage.current.isEmpty && !spriteChanged) { return }
+        request.removeAll()
+        var back = front
+        if !damage.current.isEmpty {
+            back = 1 - front
+            let written = canvas.copyOut(region: damage.union, to: maps[back].pixels, rotation: .r0)
+            statistics.pixelsCopied += written.area
+            request.set(planes.primary.id, planes.primary.fb, UInt64(maps[back].framebuffer))
+        }
+        if spriteChanged { planes.spriteOnly(sprite, in: &request) }
+        do {
+            try card.commit(request, flags: [.nonblocking, .event])
+        } catch {
+            if error.errno == EBUSY {
+                statistics.busy += 1
+                return
+            }
+            guard spriteChanged, sprite.framebuffer != 0, error.errno == EINVAL || error.errno == ERANGE else {
+                throw KMSError.classify(error, device: card.path)
+            }
+            // A place or size the test commit did not cover: the plane is given up, said once,
+            // and the dot goes back into the canvas from the next frame.
+            log("\(name): the driver refused the dot's plane at (\(sprite.x), \(sprite.y)) \(sprite.width)x\(sprite.height) (\(error.message)); composing in software from now on")
+            takesSprites = false
+            sprite = SpriteState()
+            try present(damage: .empty, frame: frame)
+            return
+        }
+        statistics.commits += 1
+        pending = true
+        pendingSince = clock()
+        front = back
+        damage.endFrame()
+        spriteCommitted()
+    }
+
+    /// The sprite just committed is queued; painting moves to a buffer neither shown nor queued.
+    private func spriteCommitted() {
+        guard spriteChanged else { return }
+        spriteChanged = false
+        if sprite.framebuffer != 0 { spriteQueued = spriteDrawing }
+        for i in sprites.indices where i != spriteShown && i != spriteQueued {
+            spriteDrawing = i
+            return
+        }
+    }
+
+    public func handleEvents() throws(KMSError) {
+        let completed: Int
+        do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
+        if completed > 0 {
+            if pending { presentation.add(waited: pendingSince.duration(to: clock()).nanoseconds) }
+            presentation.presented &+= UInt64(completed)
+            pending = false
+            if let q = spriteQueued { spriteShown = q }
+            if sprite.framebuffer == 0 { spriteShown = nil }
+            spriteQueued = nil
+        }
+    }
+
+    // MARK: Hot-plug and blanking
+
+    public func recheckConnector() throws(KMSError) -> ConnectorCheck {
+        precondition(started && !closed, "AtomicKMSOutput.recheckConnector before start() or after close()")
+        let now: ConnectorState
+        do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
+        if now.state == .disconnected {
+            unplugged = true
+            return .disconnected
+        }
+        guard now.linkBad || unplugged else { return .connected }
+        // The monitor there now may be another: its own timings for the mode driven, if it has it.
+        guard let same = now.modes.first(where: { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }) else {
+            return .modeGone
+        }
+        finishPendingCommit()
+        do {
+            let blob = try card.createModeBlob(same)
+            card.destroyBlob(modeBlob)
+            modeBlob = blob
+        } catch {
+            throw KMSError.classify(error, device: card.path)
+        }
+        // The dot's plane asked again, as at start: what the driver takes may depend on the output.
+        if takesSprites, sprite.framebuffer != 0 {
+            request.removeAll()
+            planes.full(modeBlob: modeBlob, active: true, map: maps[front].framebuffer, width: mode.width, height: mode.height,
+                        sprite: sprite, in: &request)
+            do { try card.commit(request, flags: [.testOnly, .allowModeset]) } catch {
+                log("\(name): after the reconnect the driver refuses the dot's plane (\(error.message)); composing in software from now on")
+                takesSprites = false
+                sprite = SpriteState()
+                spriteChanged = true
+            }
+        }
+        try commitWholeState(active: true)
+        unplugged = false
+        return .modesetAgain
+    }
+
+    /// The CRTC's ACTIVE off: the panel dark, the planes' state kept by the next `unblank`.
+    public func blank() throws(KMSError) -> BlankOutcome {
+        precondition(started && !closed, "AtomicKMSOutput.blank before start() or after close()")
+        try commitWholeState(active: false)
+        blanked = true
+        return .poweredDown
+    }
+
+    public func unblank() throws(KMSError) {
+        guard blanked else { return }
+        try commitWholeState(active: true)
+        blanked = false
+    }
+
+    /// A blocking modeset commit of everything, after the commit in flight (if any) is done.
+    private func commitWholeState(active: Bool) throws(KMSError) {
+        finishPendingCommit()
+        request.removeAll()
+        planes.full(modeBlob: modeBlob, active: active, map: maps[front].framebuffer, width: mode.width, height: mode.height,
+                    sprite: sprite, in: &request)
+        do { try card.commit(request, flags: [.allowModeset]) } catch { throw KMSError.classify(error, device: card.path) }
+        spriteCommitted()
+        spriteShown = active ? spriteQueued : nil
+        spriteQueued = nil
+    }
+
+    // MARK: Leaving
+
+    /// Waits briefly for a commit in flight, switches the overlay off, puts the saved CRTC back
+    /// (the console), frees the buffers and the mode blob and closes the device. Failures are
+    /// reported, never thrown.
+    public func close() {
+        if closed { return }
+        closed = true
+        if started {
+            finishPendingCommit()
+            request.removeAll()
+            planes.overlay.show(0, on: crtc.id, x: 0, y: 0, width: 0, height: 0, in: &request)
+            if let w = planes.writeback { request.set(w.connector, w.crtc, 0) }
+            do { try card.commit(request, flags: planes.writeback == nil ? [] : [.allowModeset]) } catch {
+                if error.errno != ENODEV && error.errno != ENXIO { log("\(name): could not switch the dot's overlay plane off: \(error)") }
+            }
+            if let saved {
+                do { try card.restoreCrtc(saved, connector: connector.id) } catch {
+                    if error.errno != ENODEV && error.errno != ENXIO { log("\(name): could not restore the console's CRTC: \(error)") }
+                }
+            }
+        }
+        for b in maps + sprites { card.destroyBuffer(b) }
+        if let captureBuffer { card.destroyBuffer(captureBuffer) }
+        captureBuffer = nil
+        maps = []
+        sprites = []
+        card.destroyBlob(modeBlob)
+        card.close()
+    }
+
+    private func finishPendingCommit() {
+        let deadline = clock().advanced(by: KMSOutput.pendingFlipWait)
+        while pending {
+            let timeout = Poll.timeoutMilliseconds(until: deadline, now: clock())
+            if timeout == 0 {
+                log("\(name): the last commit did not complete within \(KMSOutput.pendingFlipWait.nanoseconds / 1_000_000) ms; going on anyway")
+                pending = false
+                return
+            }
+            do {
+                if try card.waitForEvents(timeoutMilliseconds: timeout) { try handleEvents() }
+            } catch {
+                pending = false
+                return
+            }
+        }
+    }
+}

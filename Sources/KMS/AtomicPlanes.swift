@@ -1,0 +1,161 @@
+import Raster
+import Syscall
+
+/// What the atomic output drives and the property ids it sets: the connector, the CRTC, the
+/// primary plane holding the map and the overlay holding the dot. Found once, when the planes
+/// output is chosen; a property id of 0 is one the driver does not have (left out of commits).
+struct AtomicPlanes {
+    struct Plane {
+        var id: UInt32
+        var fb = UInt32(0), crtc = UInt32(0)
+        var srcX = UInt32(0), srcY = UInt32(0), srcW = UInt32(0), srcH = UInt32(0)
+        var crtcX = UInt32(0), crtcY = UInt32(0), crtcW = UInt32(0), crtcH = UInt32(0)
+        /// "pixel blend mode" and the value of its "Pre-multiplied" choice.
+        var blend = UInt32(0), premultiplied = UInt64(0)
+        /// "alpha" (set opaque: 0xffff) and "zpos" (set to its top) where the driver offers them.
+        var alpha = UInt32(0)
+        var zpos = UInt32(0), zposTop = UInt64(0)
+
+        init(id: UInt32, ids: [String: UInt32]) {
+            self.id = id
+            fb = ids["FB_ID"] ?? 0; crtc = ids["CRTC_ID"] ?? 0
+            srcX = ids["SRC_X"] ?? 0; srcY = ids["SRC_Y"] ?? 0; srcW = ids["SRC_W"] ?? 0; srcH = ids["SRC_H"] ?? 0
+            crtcX = ids["CRTC_X"] ?? 0; crtcY = ids["CRTC_Y"] ?? 0; crtcW = ids["CRTC_W"] ?? 0; crtcH = ids["CRTC_H"] ?? 0
+        }
+
+        /// The properties every plane of an atomic driver has; the name of the first missing one.
+        var missing: String? {
+            let needed: [(String, UInt32)] = [("FB_ID", fb), ("CRTC_ID", crtc), ("SRC_X", srcX), ("SRC_Y", srcY),
+                                              ("SRC_W", srcW), ("SRC_H", srcH), ("CRTC_X", crtcX), ("CRTC_Y", crtcY),
+                                              ("CRTC_W", crtcW), ("CRTC_H", crtcH)]
+            return needed.first { $0.1 == 0 }?.0
+        }
+
+        /// `fb`'s top-left `width`×`height` at (`x`, `y`) on `crtcID`; framebuffer 0 switches the plane off.
+        func show(_ fb: UInt32, on crtcID: UInt32, x: Int, y: Int, width: Int, height: Int, in r: inout AtomicRequest) {
+            if fb == 0 {
+                r.set(id, self.fb, 0)
+                r.set(id, crtc, 0)
+                return
+            }
+            r.set(id, self.fb, UInt64(fb))
+            r.set(id, crtc, UInt64(crtcID))
+            r.set(id, srcX, 0)
+            r.set(id, srcY, 0)
+            r.set(id, srcW, UInt64(width) << 16)
+            r.set(id, srcH, UInt64(height) << 16)
+            r.set(id, crtcX, signed: x)
+            r.set(id, crtcY, signed: y)
+            r.set(id, crtcW, UInt64(width))
+            r.set(id, crtcH, UInt64(height))
+        }
+
+        /// Blending as the sprite is painted (premultiplied), opaque plane alpha, on top.
+        func blending(in r: inout AtomicRequest) {
+            r.set(id, blend, premultiplied)
+            r.set(id, alpha, 0xFFFF)
+            r.set(id, zpos, zposTop)
+        }
+    }
+
+    var connector: UInt32
+    var connectorCrtc: UInt32
+    var crtc: UInt32
+    var crtcMode: UInt32
+    var crtcActive: UInt32
+    var primary: Plane
+    var overlay: Plane
+    /// A writeback connector kept on the CRTC beside the panel, so a capture needs no modeset.
+    var writeback: Writeback?
+
+    struct Writeback {
+        var connector: UInt32
+        var crtc: UInt32
+        var fb: UInt32
+        var fencePointer: UInt32
+    }
+
+    /// The planes for `crtc` on `card`: its primary and the first overlay that takes ARGB8888.
+    /// Throws a one-line reason when the card cannot compose the dot on a plane.
+    static func find(card: AtomicCard, planes: [PlaneInfo], connector: ConnectorInfo, crtc: CrtcInfo) throws(PlanesRefusal) -> AtomicPlanes {
+        let mask = UInt32(1) << UInt32(crtc.index)
+        guard let primary = planes.first(where: { $0.type == .primary && $0.possibleCrtcs & mask != 0 }) else {
+            throw PlanesRefusal("no primary plane for CRTC \(crtc.id)")
+        }
+        guard let overlay = planes.first(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
+            throw PlanesRefusal("no overlay plane for CRTC \(crtc.id) takes ARGB8888")
+        }
+        do {
+            let c = try card.propertyIDs(of: connector.id, .connector)
+            let k = try card.propertyIDs(of: crtc.id, .crtc)
+            let p = Plane(id: primary.id, ids: try card.propertyIDs(of: primary.id, .plane))
+            var o = Plane(id: overlay.id, ids: try card.propertyIDs(of: overlay.id, .plane))
+            if let m = p.missing ?? o.missing { throw PlanesRefusal("the planes have no \(m) property") }
+            guard let connectorCrtc = c["CRTC_ID"], let mode = k["MODE_ID"], let active = k["ACTIVE"] else {
+                throw PlanesRefusal("the connector or CRTC lacks CRTC_ID, MODE_ID or ACTIVE")
+            }
+            if let blend = overlay.property("pixel blend mode"), case .enumeration(let choices) = blend.kind {
+                guard let pre = choices.first(where: { $0.name == "Pre-multiplied" }) else {
+                    throw PlanesRefusal("overlay plane \(overlay.id) cannot blend premultiplied pixels (\(blend.allowedText))")
+                }
+                o.blend = blend.id
+                o.premultiplied = pre.value
+            }
+            if let alpha = overlay.property("alpha"), !alpha.immutable { o.alpha = alpha.id }
+            if let zpos = overlay.property("zpos"), !zpos.immutable, case .range(_, let top) = zpos.kind {
+                o.zpos = zpos.id
+                o.zposTop = top
+            }
+            return AtomicPlanes(connector: connector.id, connectorCrtc: connectorCrtc, crtc: crtc.id, crtcMode: mode,
+                                crtcActive: active, primary: p, overlay: o, writeback: nil)
+        } catch let refusal as PlanesRefusal {
+            throw refusal
+        } catch {
+            throw PlanesRefusal("reading the planes' properties: \(error)")
+        }
+    }
+
+    /// The whole state: the connector on the CRTC with `modeBlob`, active or not, the map on the
+    /// primary plane and the sprite (or nothing) on the overlay.
+    func full(modeBlob: UInt32, active: Bool, map: UInt32, width: Int, height: Int, sprite: SpriteState,
+              in r: inout AtomicRequest) {
+        r.set(connector, connectorCrtc, UInt64(active ? crtc : 0))
+        if let w = writeback { r.set(w.connector, w.crtc, UInt64(active ? crtc : 0)) }
+        r.set(crtc, crtcMode, UInt64(active ? modeBlob : 0))
+        r.set(crtc, crtcActive, active ? 1 : 0)
+        if !active {
+            primary.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r)
+            overlay.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r)
+            return
+        }
+        primary.show(map, on: crtc, x: 0, y: 0, width: width, height: height, in: &r)
+        overlay.blending(in: &r)
+        spriteOnly(sprite, in: &r)
+    }
+
+    /// The writeback connector, when it takes the CRTC with a modeset-free capture.
+    static func writeback(card: AtomicCard, for crtc: CrtcInfo) -> Writeback? {
+        guard card.enableWriteback() == 0, let resources = try? card.resources() else { return nil }
+        let mask = UInt32(1) << UInt32(crtc.index)
+        guard let c = resources.connectors.first(where: { $0.name.hasPrefix("Writeback-") && $0.possibleCrtcs & mask != 0 }),
+              let ids = try? card.propertyIDs(of: c.id, .connector),
+              let crtcID = ids["CRTC_ID"], let fb = ids["WRITEBACK_FB_ID"], let fence = ids["WRITEBACK_OUT_FENCE_PTR"] else { return nil }
+        return Writeback(connector: c.id, crtc: crtcID, fb: fb, fencePointer: fence)
+    }
+
+    func spriteOnly(_ sprite: SpriteState, in r: inout AtomicRequest) {
+        overlay.show(sprite.framebuffer, on: crtc, x: sprite.x, y: sprite.y, width: sprite.width, height: sprite.height, in: &r)
+    }
+}
+
+/// Where the overlay's picture is: its framebuffer (0: none) and its place on the CRTC.
+struct SpriteState: Equatable {
+    var framebuffer: UInt32 = 0
+    var x = 0, y = 0, width = 0, height = 0
+}
+
+/// Why the dot is not composed on a plane: one line for the log.
+public struct PlanesRefusal: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

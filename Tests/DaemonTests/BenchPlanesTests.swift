@@ -1,0 +1,47 @@
+import Compositor
+import FrameBench
+import Raster
+import XCTest
+
+/// `pulsedot bench --composition planes`: its frames are the software frames taken apart — the
+/// scan-out buffer holds the map alone (nothing copied once the map stands still), the sprite the
+/// dot — and blended back together they are the software frame within 2/255.
+final class BenchPlanesTests: XCTestCase {
+    private static func options(_ composition: BenchOptions.Composition, _ scene: BenchOptions.Scene) -> BenchOptions {
+        var o = BenchOptions()
+        o.width = 320
+        o.height = 240
+        o.frames = 40
+        o.scene = scene
+        o.composition = composition
+        return o
+    }
+
+    func testPlaneFramesBlendBackIntoTheSoftwareFrames() throws {
+        for scene in [BenchOptions.Scene.moving, .pan] {
+            let software = try BenchFrames(Self.options(.software, scene))
+            let planes = try BenchFrames(Self.options(.planes, scene))
+            let composed = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
+            for n in 0..<40 {
+                _ = software.step(n)
+                let r = planes.step(n)
+                if scene == .moving && n > 1 { XCTAssertEqual(r.copied, 0, "frame \(n): the map stood still") }
+                let place = try XCTUnwrap(planes.spritePlace, "frame \(n)")
+                composed.buffer.copy(composed.buffer.bounds, from: planes.targets[n & 1].buffer)
+                let picture = planes.spriteTargets[n % 3].buffer
+                DotSprite.blend(PixelBuffer(base: picture.base, width: place.width, height: place.height, stride: picture.stride, format: .xrgb8888),
+                                over: composed.buffer, atX: place.x, y: place.y)
+                var worst = 0
+                let expected = software.targets[n & 1].buffer
+                for y in 0..<240 {
+                    for x in 0..<320 {
+                        let a = composed.buffer.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
+                        let b = expected.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
+                        for shift: UInt32 in [0, 8, 16] { worst = max(worst, abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))) }
+                    }
+                }
+                XCTAssertLessThanOrEqual(worst, 2, "\(scene) frame \(n)")
+            }
+        }
+    }
+}
