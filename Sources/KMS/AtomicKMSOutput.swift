@@ -103,6 +103,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         precondition(!started, "adopt(canvas:) after start()")
         shadow.adopt(frame)
     }
+    public func route(copyOut copier: CanvasCopier) { shadow.route(through: copier) }
 
     // MARK: The sprite
 
@@ -184,7 +185,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         var back = front
         if !damage.current.isEmpty {
             back = 1 - front
-            let written = canvas.copyOut(region: damage.union, to: maps[back].pixels, rotation: .r0)
+            let written = shadow.copyOut(region: damage.union, to: maps[back].pixels, rotation: .r0)
             statistics.pixelsCopied += written.area
             request.set(planes.primary.id, planes.primary.fb, UInt64(maps[back].framebuffer))
         }
