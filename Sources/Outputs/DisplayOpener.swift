@@ -2,6 +2,7 @@ import Config
 import Display
 import FBDev
 import KMS
+import Raster
 import Systemd
 
 /// Opens what `[display] output` names — KMS, the framebuffer with its console, PNG frames, or

@@ -17,16 +17,22 @@ public final class DrivenDisplay {
     public static func start(_ display: any Display, now: Double,
                              makeView: (_ width: Int, _ height: Int, _ physicalHeight: Int) throws(SceneView.SetupError) -> SceneView)
         -> Result<DrivenDisplay, DisplayOpener.Unavailable> {
+        let view: SceneView
         do {
-            let view = try makeView(display.canvasWidth, display.canvasHeight, display.physicalHeight)
-            display.adopt(canvas: view.renderer.canvas.buffer)
-            _ = view.draw(at: now)
-            try display.start()
-            return .success(DrivenDisplay(display: display, view: view))
+            view = try makeView(display.canvasWidth, display.canvasHeight, display.physicalHeight)
         } catch {
             display.close()
-            return .failure(DisplayOpener.Unavailable(description: "\(error)", recovery: Recovery.of(error)))
+            return .failure(DisplayOpener.Unavailable(description: error.description, recovery: .giveUp))
         }
+        display.adopt(canvas: view.renderer.canvas.buffer)
+        _ = view.draw(at: now)
+        do {
+            try display.checkedStart()
+        } catch {
+            display.close()
+            return .failure(DisplayOpener.Unavailable(description: error.description, recovery: error.recovery))
+        }
+        return .success(DrivenDisplay(display: display, view: view))
     }
 
     private init(display: any Display, view: SceneView) {
@@ -41,9 +47,9 @@ public final class DrivenDisplay {
     public var physicalHeight: Int { display.physicalHeight }
 
     /// Hands the frame's changed rectangle to the display.
-    public func present(_ damage: Rect, frame: FrameStamp) throws {
+    public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
         if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.canvas.buffer) }
-        try display.present(damage: damage, frame: frame)
+        try display.checkedPresent(damage: damage, frame: frame)
     }
 
     /// Puts the display back (the console) and frees it. Safe to call twice.
