@@ -4,16 +4,29 @@
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <strings.h>
+#include <sys/auxv.h>
 
 int _pulsedot_argc;
 char **_pulsedot_argv;
+
+#if defined(__x86_64__)
+// Swift's bare-metal x86-64 code checks its stack canary against this global, where Linux
+// programs read it from the thread block; glibc defines it only on the architectures that use
+// it (aarch64, armhf). Set from the kernel's random bytes before any Swift code runs.
+uintptr_t __stack_chk_guard;
+#endif
 
 // glibc calls .init_array functions with (argc, argv, envp), in static programs too.
 __attribute__((constructor)) static void keep_arguments(int argc, char **argv, char **envp) {
     (void)envp;
     _pulsedot_argc = argc;
     _pulsedot_argv = argv;
+#if defined(__x86_64__)
+    const uintptr_t *random = (const uintptr_t *)getauxval(AT_RANDOM);
+    if (random) __stack_chk_guard = *random;
+#endif
 }
 
 // Double(String): the text in the C locale whatever LC_NUMERIC says, as the hosted runtime
