@@ -22,22 +22,26 @@ public enum BenchCity {
     /// has a pyramid as real ones do) to `path`, installed by rename. `skip` tiles are left out
     /// and `damage` tiles written truncated (to test what a reader does with them).
     public static func write(to path: String, format: Format, columns: Int, rows: Int,
-                             skip: Set<TileID> = [], damage: Set<TileID> = []) throws {
+                             skip: Set<TileID> = [], damage: Set<TileID> = []) throws(BenchError) {
         let nw = TileID(z: zoom, x: firstColumn, y: firstRow).bounds
         let se = TileID(z: zoom, x: firstColumn + columns - 1, y: firstRow + rows - 1).bounds
         let centre = GeoPoint(latitude: (nw.north + se.south) / 2, longitude: (nw.west + se.east) / 2)
-        let writer = try MBTilesWriter(path: path, metadata: [
+        let writer: MBTilesWriter
+        do { writer = try MBTilesWriter(path: path, metadata: [
             ("name", "PulseDot bench city"), ("format", format == .png ? "png" : "jpg"), ("type", "baselayer"),
             ("minzoom", "\(zoom - 1)"), ("maxzoom", "\(zoom)"),
             ("bounds", "\(nw.west),\(se.south),\(se.east),\(nw.north)"),
             ("center", "\(centre.longitude),\(centre.latitude),\(zoom)"),
             ("attribution", "Made-up city © PulseDot"),
-        ])
+        ]) } catch { throw BenchError(error) }
         let tile = OwnedPixelBuffer(width: 256, height: 256, format: .xrgb8888)
-        let jpeg = format == .jpeg ? try JPEGTileEncoder() : nil
-        func encode() throws -> [UInt8] {
-            if let jpeg { return try jpeg.encode(tile.buffer) }
-            return try PNGWrite.frame(tile.buffer)
+        let jpeg: JPEGTileEncoder?
+        do { jpeg = format == .jpeg ? try JPEGTileEncoder() : nil } catch { throw BenchError(error) }
+        func encode() throws(BenchError) -> [UInt8] {
+            if let jpeg {
+                do { return try jpeg.encode(tile.buffer) } catch { throw BenchError(error) }
+            }
+            do { return try PNGWrite.frame(tile.buffer) } catch { throw BenchError(error) }
         }
         for row in 0..<rows {
             for column in 0..<columns {
@@ -46,7 +50,7 @@ public enum BenchCity {
                 draw(into: tile.buffer, worldX: (firstColumn + column) * 256, worldY: (firstRow + row) * 256, scale: 1)
                 var bytes = try encode()
                 if damage.contains(id) { bytes = Array(bytes.prefix(bytes.count / 3)) }
-                try writer.add(id, bytes: bytes)
+                do { try writer.add(id, bytes: bytes) } catch { throw BenchError(error) }
             }
         }
         // Zoom 16: the same city at half the pixels (a tile of it covers four of zoom 17).
@@ -54,10 +58,11 @@ public enum BenchCity {
             for column in stride(from: 0, to: columns, by: 2) {
                 let x = (firstColumn + column) >> 1, y = (firstRow + row) >> 1
                 draw(into: tile.buffer, worldX: x * 512, worldY: y * 512, scale: 2)
-                try writer.add(TileID(z: zoom - 1, x: x, y: y), bytes: try encode())
+                let bytes = try encode()
+                do { try writer.add(TileID(z: zoom - 1, x: x, y: y), bytes: bytes) } catch { throw BenchError(error) }
             }
         }
-        try writer.finish()
+        do { try writer.finish() } catch { throw BenchError(error) }
     }
 
     /// The city's pixels for one tile whose top-left is zoom-17 world pixel (`worldX`, `worldY`),

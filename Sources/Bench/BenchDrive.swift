@@ -30,21 +30,27 @@ public final class BenchDrive {
     /// hundred frames cross several tiles.
     public static let pixelsPerFrame = 4.0
 
-    public init(_ options: BenchOptions, tiles path: String, cacheMegabytes: Int = 24) throws {
+    public init(_ options: BenchOptions, tiles path: String, cacheMegabytes: Int = 24) throws(BenchError) {
         self.options = options
-        let set = try TileSet.open(path: path, scheme: .xyz, measure: TileDimensions.of)
+        let set: TileSet
+        do { set = try TileSet.open(path: path, scheme: .xyz, measure: TileDimensions.of) } catch { throw BenchError(error) }
         let zoom = set.metadata.maxZoom
-        map = try TiledMap(tileSet: set, zoom: zoom, background: BenchCity.land, cacheBytes: cacheMegabytes << 20,
-                           canvasWidth: options.width, canvasHeight: options.height)
-        renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
-                                     scale: options.scale, background: .tiles(map.mosaic))
+        do {
+            map = try TiledMap(tileSet: set, zoom: zoom, background: BenchCity.land, cacheBytes: cacheMegabytes << 20,
+                               canvasWidth: options.width, canvasHeight: options.height)
+        } catch { throw BenchError(error) }
+        do {
+            renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
+                                         scale: options.scale, background: .tiles(map.mosaic))
+        } catch { throw BenchError(error) }
         renderer.prepareCopyOut(format: options.format)
         var buffers: [OwnedPixelBuffer] = []
         for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)) }
         targets = buffers
         damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
         clock = DotClock(style: options.style)
-        let grid = try map.projection()
+        let grid: MapProjection
+        do { grid = try map.projection() } catch { throw BenchError(error) }
         viewport = MapViewport(follow: .center, offMap: .edge, canvasWidth: options.width, canvasHeight: options.height,
                                projection: grid)
         start = MapPoint(x: 1000.25, y: 1500.75)

@@ -1,6 +1,9 @@
 import FrameBench
 import Metrics
+import Raster
 import Syscall
+import TileMap
+import Tiles
 
 /// What `pulsedot bench` prints, text or JSON, written through one fixed buffer: printing a hash per
 /// frame allocates nothing per frame, so memcheck's allocation count for N and 2N frames can be

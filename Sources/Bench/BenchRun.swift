@@ -34,14 +34,14 @@ public final class BenchRun {
 
     /// `drive`: the tiles file to drive through instead of `options.scene` (no `verify`: the
     /// reference painter has no tiles).
-    public init(_ options: BenchOptions, verify: Bool = false, drive tiles: String? = nil) throws {
+    public init(_ options: BenchOptions, verify: Bool = false, drive tiles: String? = nil) throws(BenchError) {
         self.options = options
         if let tiles {
             drive = try BenchDrive(options, tiles: tiles)
             frames = nil
         } else {
             drive = nil
-            frames = try BenchFrames(options)
+            do { frames = try BenchFrames(options) } catch { throw BenchError(error) }
         }
         touched = [Int](repeating: 0, count: options.frames)
         copied = [Int](repeating: 0, count: options.frames)

@@ -9,14 +9,14 @@ final class JPEGTileEncoder {
         let description: String
     }
 
-    init() throws {
+    init() throws(Failure) {
         guard let h = tjInitCompress() else { throw Failure(description: "TurboJPEG: cannot start a compressor") }
         handle = h
     }
 
     deinit { tjDestroy(handle) }
 
-    func encode(_ tile: PixelBuffer) throws -> [UInt8] {
+    func encode(_ tile: PixelBuffer) throws(Failure) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         // XRGB8888 in memory (little-endian) is B, G, R, X: TurboJPEG's BGRX.

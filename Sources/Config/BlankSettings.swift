@@ -51,18 +51,18 @@ extension SettingsTable {
                    parse: { text, s, _ throws(SettingProblem) in s.display.blanking.schedule = try parseBlankSchedule(text) },
                    show: { $0.display.blanking.schedule.description }),
         command("blankCommand", "a command run by /bin/sh as the screen goes off (a TV over CEC, a backlight); none: nothing",
-                \.display.blanking.blankCommand),
+                { $1(&$0.display.blanking.blankCommand) }),
         command("unblankCommand", "a command run by /bin/sh as the screen comes back on; none: nothing",
-                \.display.blanking.unblankCommand),
+                { $1(&$0.display.blanking.unblankCommand) }),
     ]
 
-    static func command(_ name: String, _ meaning: String, _ path: Path<String?>) -> SettingKey {
+    static func command(_ name: String, _ meaning: String, _ path: @escaping Path<String?>) -> SettingKey {
         SettingKey(section: "display", name: name, allowed: "a shell command line, or none", meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in
                        guard !text.isEmpty else { throw SettingProblem("empty command (expected a command line, or none)") }
-                       s[keyPath: path] = text == "none" ? nil : text
+                       path(&s) { $0 = text == "none" ? nil : text }
                    },
-                   show: { $0[keyPath: path] ?? "none" })
+                   show: { read($0, path) ?? "none" })
     }
 }
 
@@ -86,7 +86,7 @@ func parseBlankSchedule(_ text: String) throws(SettingProblem) -> BlankSchedule 
 private func clockMinutes(_ text: String, allowEndOfDay: Bool) -> Int? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
-          parts[0].allSatisfy(\.isASCII), parts[1].allSatisfy(\.isASCII),
+          parts[0].allSatisfy({ $0.isASCII }), parts[1].allSatisfy({ $0.isASCII }),
           let h = Int(parts[0]), let m = Int(parts[1]), m >= 0, m < 60 else { return nil }
     if allowEndOfDay && h == 24 && m == 0 { return 1440 }
     guard h >= 0, h < 24 else { return nil }

@@ -135,9 +135,9 @@ extension SettingsTable {
                        s.display.composition = try parseChoice(text, Composition.allCases.map { ($0.rawValue, $0) })
                    },
                    show: { $0.display.composition.rawValue }),
-        number(section: "display", "fps", .closed(1, 240), unit: "frames per second", "how often a frame is drawn", \.display.fps),
+        number(section: "display", "fps", .closed(1, 240), unit: "frames per second", "how often a frame is drawn", { $1(&$0.display.fps) }),
         number(section: "display", "pngFps", NumberRange(lower: 0, lowerInclusive: false, upper: 240), unit: "frames per second",
-               "how often png: writes a frame (and one on SIGUSR1); at most fps", \.display.pngFps),
+               "how often png: writes a frame (and one on SIGUSR1); at most fps", { $1(&$0.display.pngFps) }),
     ]
 }
 
@@ -164,7 +164,7 @@ func parseMode(_ text: String) throws(SettingProblem) -> DisplaySettings.Mode {
 /// message lists every accepted form.
 func parseChoice<T>(_ text: String, _ choices: [(String, T)], also: String) throws(SettingProblem) -> T {
     guard let hit = choices.first(where: { $0.0 == text }) else {
-        throw SettingProblem("not one of \((choices.map(\.0) + [also]).joined(separator: ", "))")
+        throw SettingProblem("not one of \((choices.map({ $0.0 }) + [also]).joined(separator: ", "))")
     }
     return hit.1
 }

@@ -20,6 +20,6 @@ extension SettingsTable {
                    },
                    show: { $0.log.level.rawValue }),
         duration(section: "log", "summaryEvery", .atLeast(0),
-                 "seconds between summary lines (frame rate, frame times, fix age, reconnects); 0: none", \.log.summaryEvery),
+                 "seconds between summary lines (frame rate, frame times, fix age, reconnects); 0: none", { $1(&$0.log.summaryEvery) }),
     ]
 }

@@ -71,7 +71,7 @@ extension SettingsTable {
                    show: { $0.map.center.map(formatGeoPoint) ?? "auto" }),
         number(section: "map", "zoom", .closed(0, MapProjection.maxZoom),
                "for a map without image: the Web Mercator zoom level (256-px tiles, the world 256·2^zoom px wide; fractions allowed; 16: about 2.4 m per pixel at the equator); with `tiles` a whole number, by default the file's centre zoom, else its deepest; up to two levels past the deepest are drawn enlarged",
-               \.map.zoom),
+               { $1(&$0.map.zoom) }),
         SettingKey(section: "map", name: "follow", allowed: "off, edge, center",
                    meaning: "off: the view never moves; edge: re-centre when the dot leaves the inner area; center: keep the dot centred (stopping at the image's edges)",
                    parse: { text, s, _ throws(SettingProblem) in

@@ -31,6 +31,6 @@ extension SettingsTable {
                        s.metrics.textfile = path
                    },
                    show: { $0.metrics.textfile ?? "none" }),
-        duration(section: "metrics", "every", .closed(1, 3600), "seconds between rewrites of the metrics file", \.metrics.every),
+        duration(section: "metrics", "every", .closed(1, 3600), "seconds between rewrites of the metrics file", { $1(&$0.metrics.every) }),
     ]
 }

@@ -127,7 +127,7 @@ func parsePoint(_ text: String) throws(SettingProblem) -> (x: Double, y: Double)
 /// One word out of a fixed list.
 func parseChoice<T>(_ text: String, _ choices: [(String, T)]) throws(SettingProblem) -> T {
     guard let hit = choices.first(where: { $0.0 == text }) else {
-        throw SettingProblem("not one of \(choices.map(\.0).joined(separator: ", "))")
+        throw SettingProblem("not one of \(choices.map({ $0.0 }).joined(separator: ", "))")
     }
     return hit.1
 }

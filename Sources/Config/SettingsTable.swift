@@ -47,7 +47,7 @@ public enum SettingsTable {
     }
 
     static func unknownKeyProblem(section: String, name: String) -> String {
-        let names = keys(in: section).map(\.name)
+        let names = keys(in: section).map({ $0.name })
         if let close = names.min(by: { editDistance($0.lowercased(), name.lowercased()) < editDistance($1.lowercased(), name.lowercased()) }),
            editDistance(close.lowercased(), name.lowercased()) <= 2 {
             return "unknown property (did you mean \(close)?)"
@@ -60,23 +60,23 @@ public enum SettingsTable {
     public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + blankKeys + mapKeys + tileKeys + logKeys + metricsKeys
 
     static let dotKeys: [SettingKey] = [
-        color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", \.dot.style.annotationColor),
-        optionalColor("pulseColor", fallback: "annotationColor", "colour of the halo disc", \.dot.style.pulseColor),
-        color("outerColor", "colour of the ring disc behind the dot", \.dot.style.outerColor),
-        number("outerDotAlpha", .closed(0, 1), "opacity of the ring disc and its shadow, together", \.dot.style.outerDotAlpha),
+        color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", { $1(&$0.dot.style.annotationColor) }),
+        optionalColor("pulseColor", fallback: "annotationColor", "colour of the halo disc", { $1(&$0.dot.style.pulseColor) }),
+        color("outerColor", "colour of the ring disc behind the dot", { $1(&$0.dot.style.outerColor) }),
+        number("outerDotAlpha", .closed(0, 1), "opacity of the ring disc and its shadow, together", { $1(&$0.dot.style.outerDotAlpha) }),
         mask("image", "PNG with an alpha channel drawn instead of the inner dot: its alpha is the shape, filled with annotationColor; its size in points is its pixel size ÷ imageScale",
-             \.dot.style.image, \.dot.imagePath),
-        number("imageScale", .above(0), "pixels per point of the `image` and `headingImage` PNGs (2 for an @2x asset)", \.dot.style.imageScale),
+             { $1(&$0.dot.style.image) }, { $1(&$0.dot.imagePath) }),
+        number("imageScale", .above(0), "pixels per point of the `image` and `headingImage` PNGs (2 for an @2x asset)", { $1(&$0.dot.style.imageScale) }),
         mask("headingImage", "PNG with an alpha channel drawn beneath everything, tinted like `image`, turned clockwise to the course over ground",
-             \.dot.style.headingImage, \.dot.headingImagePath),
-        duration("pulseAnimationDuration", .above(0), "half-period of the inner dot's breath", \.dot.style.pulseAnimationDuration),
-        duration("outerPulseAnimationDuration", .above(0), "time for the halo to grow from nothing to full size", \.dot.style.outerPulseAnimationDuration),
+             { $1(&$0.dot.style.headingImage) }, { $1(&$0.dot.headingImagePath) }),
+        duration("pulseAnimationDuration", .above(0), "half-period of the inner dot's breath", { $1(&$0.dot.style.pulseAnimationDuration) }),
+        duration("outerPulseAnimationDuration", .above(0), "time for the halo to grow from nothing to full size", { $1(&$0.dot.style.outerPulseAnimationDuration) }),
         duration("delayBetweenPulseCycles", .atLeast(0), infinity: true,
                  "pause added to each halo cycle; the breath runs only when it is between 0 and inf; `inf` turns halo and breath off (0 with pulseAnimationDuration 1.5 is the stock iOS look)",
-                 \.dot.style.delayBetweenPulseCycles),
-        number("pulseScaleFactor", .above(0), "halo diameter = 22 pt × this (5.3: 116.6 pt)", \.dot.style.pulseScaleFactor),
-        number("colorDotInset", .halfOpen(0, 11), "inner dot diameter = 22 − 2 × this, in points (the visible white ring)", \.dot.style.colorDotInset),
-        color("shadowColor", "colour of the ring disc's drop shadow", \.dot.style.shadowColor),
+                 { $1(&$0.dot.style.delayBetweenPulseCycles) }),
+        number("pulseScaleFactor", .above(0), "halo diameter = 22 pt × this (5.3: 116.6 pt)", { $1(&$0.dot.style.pulseScaleFactor) }),
+        number("colorDotInset", .halfOpen(0, 11), "inner dot diameter = 22 − 2 × this, in points (the visible white ring)", { $1(&$0.dot.style.colorDotInset) }),
+        color("shadowColor", "colour of the ring disc's drop shadow", { $1(&$0.dot.style.shadowColor) }),
         SettingKey(section: "dot", name: "shadowOffset", allowed: "`X,Y` in points", meaning: "offset of the drop shadow (y grows downward)",
                    parse: { text, s, _ throws(SettingProblem) in
                        let p = try parsePoint(text)
@@ -84,18 +84,18 @@ public enum SettingsTable {
                        s.dot.style.shadowOffsetY = p.y
                    },
                    show: { "\(formatNumber($0.dot.style.shadowOffsetX)),\(formatNumber($0.dot.style.shadowOffsetY))" }),
-        number("shadowRadius", .atLeast(0), "blur of the drop shadow in points (Gaussian σ)", \.dot.style.shadowRadius),
-        number("shadowOpacity", .closed(0, 1), "opacity of the drop shadow", \.dot.style.shadowOpacity),
+        number("shadowRadius", .atLeast(0), "blur of the drop shadow in points (Gaussian σ)", { $1(&$0.dot.style.shadowRadius) }),
+        number("shadowOpacity", .closed(0, 1), "opacity of the drop shadow", { $1(&$0.dot.style.shadowOpacity) }),
         SettingKey(section: "dot", name: "scale", allowed: "value > 0, or auto", meaning: "pixels per point of the display; auto: 1 below 720 display lines, 2 from 720, 3 from 1440",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.dot.scale = text == "auto" ? nil : try parseNumber(text, range: .above(0))
                    },
                    show: { $0.dot.scale.map(formatNumber) ?? "auto" }),
-        optionalColor("accuracyColor", fallback: "annotationColor", "colour of the accuracy disc", \.dot.style.accuracyColor),
-        number("accuracyAlpha", .closed(0, 1), "opacity of the accuracy disc", \.dot.style.accuracyAlpha),
-        number("hideHaloAboveError", .atLeast(0), unit: "metres", "hide the halo when the horizontal error exceeds this; 0 = never hide", \.dot.hideHaloAboveError),
-        number("headingMinSpeed", .atLeast(0), unit: "m/s", "below this speed the course is not trusted and no heading is drawn", \.dot.headingMinSpeed),
-        color("staleColor", "colour dot and halo fade to when the fix is stale", \.dot.style.staleColor),
+        optionalColor("accuracyColor", fallback: "annotationColor", "colour of the accuracy disc", { $1(&$0.dot.style.accuracyColor) }),
+        number("accuracyAlpha", .closed(0, 1), "opacity of the accuracy disc", { $1(&$0.dot.style.accuracyAlpha) }),
+        number("hideHaloAboveError", .atLeast(0), unit: "metres", "hide the halo when the horizontal error exceeds this; 0 = never hide", { $1(&$0.dot.hideHaloAboveError) }),
+        number("headingMinSpeed", .atLeast(0), unit: "m/s", "below this speed the course is not trusted and no heading is drawn", { $1(&$0.dot.headingMinSpeed) }),
+        color("staleColor", "colour dot and halo fade to when the fix is stale", { $1(&$0.dot.style.staleColor) }),
         SettingKey(section: "dot", name: "noFix", allowed: "none, ring", meaning: "what shows before the first fix: nothing, or a grey ring without dot",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.dot.noFix = try parseChoice(text, NoFixLook.allCases.map { ($0.rawValue, $0) })
@@ -105,49 +105,65 @@ public enum SettingsTable {
 
     // MARK: Builders (one line per key above)
 
-    typealias Path<T> = WritableKeyPath<Settings, T> & Sendable
+    /// Where a key's value lives in `Settings`: the closure hands that field to its second
+    /// argument to read or change (`{ $1(&$0.display.fps) }`). A closure, not a key path, so the
+    /// table compiles as Embedded Swift.
+    typealias Path<T> = @Sendable (inout Settings, (inout T) -> Void) -> Void
 
-    static func color(section: String = "dot", _ name: String, _ meaning: String, _ path: Path<Color>) -> SettingKey {
-        SettingKey(section: section, name: name, allowed: "colour `#RRGGBB` or `#RRGGBBAA`", meaning: meaning,
-                   parse: { text, s, _ throws(SettingProblem) in s[keyPath: path] = try parseColor(text) },
-                   show: { formatColor($0[keyPath: path]) })
+    /// The value at `path` in `settings`.
+    static func read<T>(_ settings: Settings, _ path: Path<T>) -> T {
+        var copy = settings
+        var value: T?
+        path(&copy) { value = $0 }
+        return value!
     }
 
-    static func optionalColor(section: String = "dot", _ name: String, fallback: String, _ meaning: String, _ path: Path<Color?>) -> SettingKey {
+    static func color(section: String = "dot", _ name: String, _ meaning: String, _ path: @escaping Path<Color>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: "colour `#RRGGBB` or `#RRGGBBAA`", meaning: meaning,
+                   parse: { text, s, _ throws(SettingProblem) in let v = try parseColor(text); path(&s) { $0 = v } },
+                   show: { formatColor(read($0, path)) })
+    }
+
+    static func optionalColor(section: String = "dot", _ name: String, fallback: String, _ meaning: String, _ path: @escaping Path<Color?>) -> SettingKey {
         SettingKey(section: section, name: name, allowed: "colour, or \(fallback)", meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in
-                       s[keyPath: path] = text == fallback ? nil : try parseColor(text)
+                       let v = text == fallback ? nil : try parseColor(text)
+                       path(&s) { $0 = v }
                    },
-                   show: { $0[keyPath: path].map(formatColor) ?? fallback })
+                   show: { read($0, path).map(formatColor) ?? fallback })
     }
 
-    static func number(section: String = "dot", _ name: String, _ range: NumberRange, unit: String? = nil, _ meaning: String, _ path: Path<Double>) -> SettingKey {
+    static func number(section: String = "dot", _ name: String, _ range: NumberRange, unit: String? = nil, _ meaning: String, _ path: @escaping Path<Double>) -> SettingKey {
         SettingKey(section: section, name: name, allowed: unit.map { "\(range.text) (\($0))" } ?? range.text, meaning: meaning,
-                   parse: { text, s, _ throws(SettingProblem) in s[keyPath: path] = try parseNumber(text, range: range, unit: unit) },
-                   show: { formatNumber($0[keyPath: path]) })
+                   parse: { text, s, _ throws(SettingProblem) in
+                       let v = try parseNumber(text, range: range, unit: unit)
+                       path(&s) { $0 = v }
+                   },
+                   show: { formatNumber(read($0, path)) })
     }
 
-    static func duration(section: String = "dot", _ name: String, _ range: NumberRange, infinity: Bool = false, _ meaning: String, _ path: Path<Double>) -> SettingKey {
+    static func duration(section: String = "dot", _ name: String, _ range: NumberRange, infinity: Bool = false, _ meaning: String, _ path: @escaping Path<Double>) -> SettingKey {
         SettingKey(section: section, name: name, allowed: "seconds, \(range.text)" + (infinity ? ", or inf" : ""), meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in
-                       s[keyPath: path] = try parseDuration(text, range: range, allowInfinity: infinity)
+                       let v = try parseDuration(text, range: range, allowInfinity: infinity)
+                       path(&s) { $0 = v }
                    },
-                   show: { formatNumber($0[keyPath: path]) })
+                   show: { formatNumber(read($0, path)) })
     }
 
-    static func mask(section: String = "dot", _ name: String, _ meaning: String, _ path: Path<AlphaMask?>, _ pathText: Path<String?>) -> SettingKey {
+    static func mask(section: String = "dot", _ name: String, _ meaning: String, _ path: @escaping Path<AlphaMask?>, _ pathText: @escaping Path<String?>) -> SettingKey {
         SettingKey(section: section, name: name, allowed: "PNG path with alpha, or none", meaning: meaning,
                    parse: { text, s, origin throws(SettingProblem) in
                        if text == "none" {
-                           s[keyPath: path] = nil
-                           s[keyPath: pathText] = nil
+                           path(&s) { $0 = nil }
+                           pathText(&s) { $0 = nil }
                        } else {
                            let loaded = try parseMask(text, origin: origin)
-                           s[keyPath: path] = loaded.mask
-                           s[keyPath: pathText] = loaded.path
+                           path(&s) { $0 = loaded.mask }
+                           pathText(&s) { $0 = loaded.path }
                        }
                    },
-                   show: { $0[keyPath: pathText] ?? "none" })
+                   show: { read($0, pathText) ?? "none" })
     }
 }
 

@@ -80,7 +80,7 @@ extension SettingsTable {
                        if case .replay(let path) = $0.source.source { return path }
                        return "none"
                    }),
-        number(section: "source", "replaySpeed", .above(0), "how many times faster than real time a replay plays", \.source.replaySpeed),
+        number(section: "source", "replaySpeed", .above(0), "how many times faster than real time a replay plays", { $1(&$0.source.replaySpeed) }),
         SettingKey(section: "source", name: "gpsDevice", allowed: "receiver path (e.g. `/dev/ttyACM0`), or all",
                    meaning: "take fixes only from this receiver when gpsd reads several",
                    parse: { text, s, _ throws(SettingProblem) in
@@ -100,8 +100,8 @@ extension SettingsTable {
                    },
                    show: { $0.source.gpsDevice ?? "all" }),
         duration(section: "source", "staleAfter", .above(0), infinity: true,
-                 "seconds without a fix before the dot takes the stale look; inf: never", \.source.staleAfter),
+                 "seconds without a fix before the dot takes the stale look; inf: never", { $1(&$0.source.staleAfter) }),
         duration(section: "source", "silenceTimeout", .above(0),
-                 "seconds without any data from gpsd, while it reports a receiver, before reconnecting", \.source.silenceTimeout),
+                 "seconds without any data from gpsd, while it reports a receiver, before reconnecting", { $1(&$0.source.silenceTimeout) }),
     ]
 }

@@ -16,7 +16,7 @@ public struct LoopEnvironment {
     public var makeSource: (_ settings: SourceSettings, _ now: MonotonicInstant,
                             _ emit: @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource
     /// Reads the configuration again (SIGHUP).
-    public var loadConfiguration: () throws -> Configuration
+    public var loadConfiguration: () throws(ConfigurationError) -> Configuration
     /// systemd's notification socket; nil when not run by systemd.
     public var notifier: SystemdNotifier?
     /// Where SIGUSR1 snapshots of a panel go.
@@ -32,7 +32,7 @@ public struct LoopEnvironment {
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
                 makeSource: @escaping (SourceSettings, MonotonicInstant, @escaping (FeedEvent) -> Void) throws(SourceSetupError) -> any PositionSource,
-                loadConfiguration: @escaping () throws -> Configuration,
+                loadConfiguration: @escaping () throws(ConfigurationError) -> Configuration,
                 notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
                 wallClock: @escaping () -> Double = { WallClock.now() },
                 localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) },
@@ -72,7 +72,7 @@ public struct LoopEnvironment {
                 return opener.open(now: now)
             },
             makeSource: { (settings, now, emit) throws(SourceSetupError) in try makePositionSource(settings, now: now, emit: emit) },
-            loadConfiguration: { try Configuration.load(path: options.configPath, overrides: options.overrides) },
+            loadConfiguration: { () throws(ConfigurationError) in try Configuration.load(path: options.configPath, overrides: options.overrides) },
             notifier: notifier,
             snapshotDirectory: stateDirectory(),
             hotplug: hotplug)

@@ -20,7 +20,7 @@ final class PresentationTracker {
             current = nil
             return
         }
-        let id = ObjectIdentifier(display)
+        let id = ObjectIdentifier(display as AnyObject)
         let count = display.presentation
         // A new display, or one at a recycled address whose count restarted.
         if id != current || count.presented < seen.presented {

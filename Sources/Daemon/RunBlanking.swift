@@ -1,9 +1,12 @@
 import Config
 import Display
+import GPSD
 import Outputs
+import Positioning
 import Raster
 import Scene
 import Syscall
+import Systemd
 
 /// Night blanking in the loop: at each minute the schedule is read against the local time; the
 /// screen goes off (nothing drawn, the frame timer left out of the poll, fixes still taken, the
@@ -28,12 +31,12 @@ extension RunDaemon {
 
     func darken(_ d: DrivenDisplay, now: MonotonicInstant) {
         do {
-            switch try d.display.blank() {
+            switch try d.display.checkedBlank() {
             case .poweredDown: log.info("\(d.displayName): powered down")
             case .black(let reason): log.notice(reason, topic: "blank")
             case .nothingToSwitch: break
             }
-            blanking.darkDisplay = ObjectIdentifier(d.display)
+            blanking.darkDisplay = ObjectIdentifier(d.display as AnyObject)
         } catch {
             lose("\(error)", now: now)
         }
@@ -45,7 +48,7 @@ extension RunDaemon {
         startCommand(blanking.settings.unblankCommand, key: "unblankCommand")
         if let d = display.driven {
             do {
-                try d.display.unblank()
+                try d.display.checkedUnblank()
                 blanking.darkDisplay = nil
             } catch {
                 lose("\(error)", now: now)
@@ -84,7 +87,7 @@ extension RunDaemon {
     /// the screen is off goes off too.
     func blankingAfterReload(now: MonotonicInstant) {
         blanking.configure(settings.display.blanking, now: now)
-        if blanking.blanked, let d = display.driven, blanking.darkDisplay != ObjectIdentifier(d.display) {
+        if blanking.blanked, let d = display.driven, blanking.darkDisplay != ObjectIdentifier(d.display as AnyObject) {
             darken(d, now: now)
         }
     }

@@ -3,10 +3,13 @@ import Display
 import GPSD
 import Geo
 import Outputs
+import PNG
 import Positioning
+import Raster
 import Scene
 import Syscall
 import Systemd
+import TileMap
 
 /// `pulsedot run`: one loop over the frame timer, the display's flip events, the position source,
 /// the signals and the deadlines (gpsd retries and timeouts, replay pacing, the systemd watchdog,
@@ -59,7 +62,7 @@ public final class RunDaemon {
 
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.
-    public init(configuration: Configuration, options: Options, environment: LoopEnvironment, log: Journal) throws {
+    public init(configuration: Configuration, options: Options, environment: LoopEnvironment, log: Journal) throws(SetupError) {
         self.configuration = configuration
         self.options = options
         self.environment = environment
@@ -74,9 +77,15 @@ public final class RunDaemon {
         display = DisplayLifecycle(now: now)
         metricsFile = MetricsFile(settings: configuration.settings.metrics, now: now)
         blanking = NightBlanking(settings: configuration.settings.display.blanking, now: now)
-        try environment.waiting.setFrameRate(configuration.settings.display.fps)
-        map = try Self.loadMap(configuration.settings.map, log: log)
-        source = try makeSource(configuration.settings.source, now: now)
+        do { try environment.waiting.setFrameRate(configuration.settings.display.fps) } catch { throw SetupError(error) }
+        do { map = try Self.loadMap(configuration.settings.map, log: log) } catch { throw SetupError(error) }
+        do { source = try makeSource(configuration.settings.source, now: now) } catch { throw SetupError(error) }
+    }
+
+    /// Why the daemon cannot start, or a reload cannot take: the failing part's own line.
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+        init<E: Error & CustomStringConvertible>(_ error: E) { description = error.description }
     }
 
     /// PNG frames are a record to compare: each waits for the tiles it shows. A screen never waits.
@@ -91,7 +100,7 @@ public final class RunDaemon {
         for note in view.takeNotes() { log.warning(note) }
     }
 
-    static func loadMap(_ map: MapSettings, log: Journal) throws -> MapImage? {
+    static func loadMap(_ map: MapSettings, log: Journal) throws(PNGError) -> MapImage? {
         guard let path = map.imagePath else { return nil }
         let image = try MapImage(path: path, background: map.background)
         log.info(image.summary)
@@ -99,7 +108,10 @@ public final class RunDaemon {
     }
 
     func makeSource(_ settings: SourceSettings, now: MonotonicInstant) throws(SourceSetupError) -> any PositionSource {
-        try environment.makeSource(settings, now) { [unowned self] event in self.take(event) }
+        // Not retained: the daemon owns its source, which never outlives it (a replaced source
+        // is stopped and dropped), and Embedded Swift has neither weak nor unowned references.
+        let daemon = Unmanaged.passUnretained(self)
+        return try environment.makeSource(settings, now) { event in daemon.takeUnretainedValue().take(event) }
     }
 
     // MARK: The loop
@@ -189,7 +201,7 @@ public final class RunDaemon {
     private func displayEvents(now: MonotonicInstant) {
         guard let d = display.driven else { return }
         do {
-            try d.display.handleEvents()
+            try d.display.checkedHandleEvents()
             counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
         } catch {
             lose("\(error)", now: now)

@@ -1,9 +1,11 @@
+import Config
 import GPSD
 import Geo
-import Config
+import Outputs
 import Positioning
 import Scene
 import Syscall
+import Systemd
 
 /// What the source says, and what the daemon says about the truth it shows.
 extension RunDaemon {

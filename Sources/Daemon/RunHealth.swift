@@ -1,4 +1,7 @@
 import Config
+import GPSD
+import Outputs
+import Positioning
 import Syscall
 import Systemd
 

@@ -1,8 +1,11 @@
 import Config
 import Display
 import Outputs
+import Positioning
 import Raster
+import Scene
 import Syscall
+import Systemd
 
 /// Displays that come and go while the daemon runs. A uevent for the driven card makes it look at
 /// its connector again (cheaply: the kernel has probed it already). Unplugged, the display is
@@ -76,7 +79,7 @@ extension RunDaemon {
     /// The display's connector looked at; nil when that failed (the display is lost, said).
     private func connectorCheck(_ d: DrivenDisplay, now: MonotonicInstant) -> ConnectorCheck? {
         do {
-            return try d.display.recheckConnector()
+            return try d.display.checkedRecheckConnector()
         } catch {
             lose("\(error)", now: now)
             return nil

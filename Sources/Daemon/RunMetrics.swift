@@ -1,5 +1,11 @@
 import Config
+import Display
+import GPSD
+import Outputs
+import Positioning
+import Scene
 import Syscall
+import TileMap
 
 /// The metrics file's side of the loop: what is counted as it happens (presentations, reloads)
 /// and the report gathered when a write is due.

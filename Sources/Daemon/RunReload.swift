@@ -1,7 +1,10 @@
 import Config
 import GPSD
+import Outputs
+import Positioning
 import Scene
 import Syscall
+import Systemd
 
 /// SIGHUP: read the configuration again and switch to it — or, when it is invalid (or its map or
 /// replay cannot be read), say why and keep running the old one. Everything that can fail is
@@ -12,8 +15,10 @@ extension RunDaemon {
         let file = options.configPath ?? Configuration.defaultPath
         notify { n throws(SyscallError) in try n.reloading(now: now, status: "reloading \(file)") }
         log.notice("SIGHUP: reloading the configuration from \(file)")
-        do {
-            try switchTo(try environment.loadConfiguration(), now: now)
+        do throws(SetupError) {
+            let new: Configuration
+            do { new = try environment.loadConfiguration() } catch { throw SetupError(error) }
+            try switchTo(new, now: now)
             log.notice("configuration reloaded: source \(source.name), output \(outputSetting)")
         } catch {
             log.error("reload rejected, the running configuration stays: \(error)")
@@ -21,23 +26,29 @@ extension RunDaemon {
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
     }
 
-    private func switchTo(_ new: Configuration, now: MonotonicInstant) throws {
+    private func switchTo(_ new: Configuration, now: MonotonicInstant) throws(SetupError) {
         let next = new.settings
-        let newMap = try Self.loadMap(next.map, log: log)
+        let newMap: MapImage?
+        do { newMap = try Self.loadMap(next.map, log: log) } catch { throw SetupError(error) }
         let sourceChanged = !Self.sameSource(next.source, settings.source)
-        let newSource = sourceChanged ? try makeSource(next.source, now: now) : source!
+        let newSource: any PositionSource
+        do { newSource = sourceChanged ? try makeSource(next.source, now: now) : source! } catch { throw SetupError(error) }
         let displayChanged = !Self.sameDisplay(next.display, settings.display)
         // Fixes from another source are not the truth any more; the same source's last fix is.
         let seed = next.source.source == settings.source.source ? lastFix : nil
         var newView: SceneView?
         var seedNote: SceneNote?
         if !displayChanged, let d = display.driven {
-            newView = try Self.sceneView(settings: next, map: newMap, source: newSource, canvasWidth: d.canvasWidth,
-                                         canvasHeight: d.canvasHeight, physicalHeight: d.physicalHeight)
+            do {
+                newView = try Self.sceneView(settings: next, map: newMap, source: newSource, canvasWidth: d.canvasWidth,
+                                             canvasHeight: d.canvasHeight, physicalHeight: d.physicalHeight)
+            } catch { throw SetupError(error) }
             if let seed { seedNote = newView!.add(seed) }
         }
 
-        if next.display.fps != settings.display.fps { try waiting.setFrameRate(next.display.fps) }
+        if next.display.fps != settings.display.fps {
+            do { try waiting.setFrameRate(next.display.fps) } catch { throw SetupError(error) }
+        }
 
         // Nothing below fails: the new configuration runs.
         configuration = new

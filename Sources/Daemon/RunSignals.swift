@@ -1,7 +1,12 @@
+import Compositor
+import Display
 import Glibc
 import Outputs
 import PNG
+import Raster
+import Scene
 import Syscall
+import Systemd
 
 /// The signals `run` acts on, read in the loop (never in a handler): SIGTERM/SIGINT stop
 /// (console restored, exit 0), SIGHUP reloads the configuration, SIGUSR1 writes a snapshot PNG.

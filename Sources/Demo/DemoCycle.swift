@@ -26,9 +26,12 @@ public struct DemoCycle: Sendable {
     }
 
     /// Writes the sheet to `path`.
-    public func write(to path: String) throws {
-        let sheet = try contactSheet()
-        try withExtendedLifetime(sheet) { try PNGWrite.frame(sheet.buffer, to: path) }
+    public func write(to path: String) throws(DemoError) {
+        let sheet: OwnedPixelBuffer
+        do { sheet = try contactSheet() } catch { throw DemoError(error) }
+        do {
+            try withExtendedLifetime(sheet) { () throws(PNGError) in try PNGWrite.frame(sheet.buffer, to: path) }
+        } catch { throw DemoError(error) }
     }
 
     /// The tiles side by side, each rendered by its own FrameRenderer straight into its place.

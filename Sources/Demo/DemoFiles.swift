@@ -2,6 +2,7 @@ import Config
 import GPSD
 import Glibc
 import PNG
+import Raster
 import Syscall
 
 /// What the demo gives the daemon: the built-in drive as a gpsd JSON log (`drive.json`), the
@@ -38,13 +39,15 @@ public struct DemoFiles: Sendable {
 
     /// Writes the files (creating the directory); returns the configuration's path.
     @discardableResult
-    public func write() throws -> String {
-        try Directory.create(directory)
+    public func write() throws(DemoError) -> String {
+        do { try Directory.create(directory) } catch { throw DemoError(error) }
         let map = DemoMap.draw(drive.town)
-        try withExtendedLifetime(map) { try DemoTiles.write(map.buffer, town: drive.town, to: tilesPath) }
-        try PNGWrite.rgba(DemoBeam.image(), to: beamPath)
-        try Self.writeText(Self.gpsdLog(drive.fixes(laps: laps)), to: drivePath)
-        try Self.writeText(configuration, to: configPath)
+        try withExtendedLifetime(map) { () throws(DemoError) in try DemoTiles.write(map.buffer, town: drive.town, to: tilesPath) }
+        do { try PNGWrite.rgba(DemoBeam.image(), to: beamPath) } catch { throw DemoError(error) }
+        do {
+            try Self.writeText(Self.gpsdLog(drive.fixes(laps: laps)), to: drivePath)
+            try Self.writeText(configuration, to: configPath)
+        } catch { throw DemoError(error) }
         return configPath
     }
 

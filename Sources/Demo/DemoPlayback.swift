@@ -1,5 +1,7 @@
+import Compositor
 import Config
 import GPSD
+import Geo
 import Outputs
 import PNG
 import Positioning
@@ -66,24 +68,31 @@ public struct DemoPlayback {
 
     /// Writes the demo's files, one lap of frames with `frames.jsonl`, the contact sheet and the
     /// dot's cycle; returns the contact sheet's path.
-    public func run() throws -> String {
+    public func run() throws(DemoError) -> String {
         try files.write()
         let settings = try loadConfiguration().settings
         let size = settings.display.headlessFrameSize
         let player = try DemoPlayer(settings: settings, width: size.width, height: size.height, physicalHeight: size.height)
         defer { player.close() }
-        let frames = try PNGFrames(directory: files.directory, width: size.width, height: size.height,
+        let frames: PNGFrames
+        do {
+            frames = try PNGFrames(directory: files.directory, width: size.width, height: size.height,
                                    pngFps: settings.display.pngFps, now: 0, log: Journal(level: .error))
+        } catch { throw DemoError(error) }
         let count = Int((endTime * settings.display.pngFps).rounded(.down))
         for k in 0...count {
             let t = Double(k) / settings.display.pngFps
             player.show(at: t)
-            _ = try withExtendedLifetime(player) {
-                try frames.write(player.view.renderer.canvas.buffer, showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
-            }
+            do {
+                _ = try withExtendedLifetime(player) { () throws(PNGFrames.WriteError) in
+                    try frames.write(player.view.renderer.canvas.buffer, showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
+                }
+            } catch { throw DemoError(error) }
         }
         let sheet = try contactSheet(settings: settings, physicalHeight: size.height)
-        try withExtendedLifetime(sheet) { try PNGWrite.frame(sheet.buffer, to: sheetPath) }
+        do {
+            try withExtendedLifetime(sheet) { () throws(PNGError) in try PNGWrite.frame(sheet.buffer, to: sheetPath) }
+        } catch { throw DemoError(error) }
         var cycle = DemoCycle()
         cycle.style = settings.dot.style
         cycle.scale = settings.dot.scale ?? 2
@@ -93,8 +102,9 @@ public struct DemoPlayback {
 
     /// `demo.conf` with the overrides, as the daemon reads it; refuses overrides that would replace
     /// the demo's own drive or map.
-    public func loadConfiguration() throws -> Configuration {
-        let configuration = try Configuration.load(path: files.configPath, overrides: overrides)
+    public func loadConfiguration() throws(DemoError) -> Configuration {
+        let configuration: Configuration
+        do { configuration = try Configuration.load(path: files.configPath, overrides: overrides) } catch { throw DemoError(error) }
         let settings = configuration.settings
         guard case .replay(let path) = settings.source.source, path == files.drivePath else {
             throw DemoError(description: "the demo plays its own drive: [source] cannot be overridden")
@@ -107,7 +117,7 @@ public struct DemoPlayback {
 
     /// `moments` in a grid, `columns` wide, each tile a view of its own (the dot centred, as
     /// `follow = center` keeps it) drawn at the scale of the full frames.
-    public func contactSheet(settings: Settings, physicalHeight: Int) throws -> OwnedPixelBuffer {
+    public func contactSheet(settings: Settings, physicalHeight: Int) throws(DemoError) -> OwnedPixelBuffer {
         let moments = self.moments
         let rows = (moments.count + columns - 1) / columns
         let sheet = OwnedPixelBuffer(width: columns * tileWidth + (columns + 1) * gutter,
@@ -135,14 +145,17 @@ final class DemoPlayer {
     let view: SceneView
     private var replay: ReplaySource
 
-    init(settings: Settings, width: Int, height: Int, physicalHeight: Int) throws {
+    init(settings: Settings, width: Int, height: Int, physicalHeight: Int) throws(DemoError) {
         guard case .replay(let path) = settings.source.source else {
             throw DemoError(description: "the demo needs its replay")
         }
-        let log = try ReplayLog.load(path: path)
+        let log: ReplayLog
+        do { log = try ReplayLog.load(path: path) } catch { throw DemoError(error) }
         replay = ReplaySource(log: log, speed: settings.source.replaySpeed, start: MonotonicInstant(nanoseconds: 0))
-        view = try SceneView(settings: settings, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
-                             map: nil, staleAfter: settings.source.staleAfter, center: nil, waitForTiles: true)
+        do {
+            view = try SceneView(settings: settings, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
+                                 map: nil, staleAfter: settings.source.staleAfter, center: nil, waitForTiles: true)
+        } catch { throw DemoError(error) }
     }
 
     /// Stops the view's tile worker.
@@ -159,4 +172,9 @@ final class DemoPlayer {
 
 public struct DemoError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    public init(description: String) { self.description = description }
+
+    /// A step's own error, said as it is.
+    public init<E: Error & CustomStringConvertible>(_ error: E) { description = error.description }
 }

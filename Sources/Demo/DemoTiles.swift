@@ -38,15 +38,18 @@ public enum DemoTiles {
 
     /// Writes every tile of `map` to `path`, installed by rename as a map should be (so a daemon
     /// still showing the previous file never sees it change under it).
-    public static func write(_ map: PixelBuffer, town: DemoTown, to path: String) throws {
+    public static func write(_ map: PixelBuffer, town: DemoTown, to path: String) throws(DemoError) {
         precondition(map.width == DemoTown.width && map.height == DemoTown.height && map.format == .xrgb8888,
                      "the town's drawing is \(DemoTown.width)x\(DemoTown.height) XRGB8888")
-        let writer = try MBTilesWriter(path: path, metadata: metadata(town))
+        let writer: MBTilesWriter
+        do { writer = try MBTilesWriter(path: path, metadata: metadata(town)) } catch { throw DemoError(error) }
         for row in 0..<DemoTown.rows {
             for column in 0..<DemoTown.columns {
-                try writer.add(id(column: column, row: row), bytes: try PNGWrite.frame(window(map, column: column, row: row)))
+                let bytes: [UInt8]
+                do { bytes = try PNGWrite.frame(window(map, column: column, row: row)) } catch { throw DemoError(error) }
+                do { try writer.add(id(column: column, row: row), bytes: bytes) } catch { throw DemoError(error) }
             }
         }
-        try writer.finish()
+        do { try writer.finish() } catch { throw DemoError(error) }
     }
 }

@@ -3,9 +3,11 @@ import Raster
 /// Where finished frames go: a panel through DRM/KMS, a legacy framebuffer with its console, PNG
 /// files, or nowhere. The one seam that `pulsedot run` and `pulsedot show` drive: the loop draws
 /// into `canvas` (or into the buffer the display lends), hands over what changed, and polls
-/// `pollDescriptor` for the display's events. Errors thrown are `DisplayError`s, which say
-/// whether to wait and open the display again.
+/// `pollDescriptor` for the display's events. Errors thrown are the display's own (`Thrown`,
+/// a `DisplayError` saying whether to wait and open the display again); a caller holding any
+/// display uses the `checked` calls, which throw them as one concrete `DisplayFailure`.
 public protocol Display: AnyObject {
+    associatedtype Thrown: Error
     /// "/dev/dri/card0 (bochs) Virtual-1 1024x768", "png:/srv/frames 1280x800": for STATUS and the log.
     var displayName: String { get }
     /// The logical canvas's size: the panel turned by the configured rotation (a 1280x800 panel
@@ -38,12 +40,12 @@ public protocol Display: AnyObject {
     var pollDescriptor: Int32? { get }
     /// Shows the whole canvas for the first time (mode set, console put aside). Draw the first
     /// frame before calling it.
-    func start() throws
+    func start() throws(Thrown)
     /// Pushes the part of the canvas that changed since the last call (logical pixels). When the
     /// display cannot take it now (a flip still in flight) it keeps the damage for the next call.
     /// `frame` says which moment the canvas shows.
-    func present(damage: Rect, frame: FrameStamp) throws
-    func handleEvents() throws
+    func present(damage: Rect, frame: FrameStamp) throws(Thrown)
+    func handleEvents() throws(Thrown)
     /// Whether everything handed over is on its way to the screen: no damage waits for a flip or
     /// a vblank still in flight. A still frame is shown once this holds after its `present`.
     var isSettled: Bool { get }
@@ -54,12 +56,12 @@ public protocol Display: AnyObject {
     var hotplugDevice: String? { get }
     /// Looks at the driven output again after a uevent for `hotplugDevice`, without probing the
     /// monitor anew (the kernel has just done that).
-    func recheckConnector() throws -> ConnectorCheck
+    func recheckConnector() throws(Thrown) -> ConnectorCheck
     /// Night blanking: switches the panel off (or, where it cannot be, shows black) until
     /// `unblank()`; the caller draws nothing meanwhile.
-    func blank() throws -> BlankOutcome
+    func blank() throws(Thrown) -> BlankOutcome
     /// Switches the panel back on; the caller then presents the whole canvas.
-    func unblank() throws
+    func unblank() throws(Thrown)
     /// Takes an extra frame into the display's own record at the next `present` and returns
     /// true, when the display keeps frames (PNG files); false: the caller writes a snapshot.
     func recordNextFrame() -> Bool
@@ -68,6 +70,15 @@ public protocol Display: AnyObject {
     var spritePlane: SpritePlane? { get }
     /// Puts the display back as it was (the console) and frees everything. Safe to call twice.
     func close()
+
+    // The calls above with the error as a `DisplayFailure` (DisplayFailure.swift gives them):
+    // requirements rather than extension methods, so they work on `any Display` in Embedded Swift.
+    func checkedStart() throws(DisplayFailure)
+    func checkedPresent(damage: Rect, frame: FrameStamp) throws(DisplayFailure)
+    func checkedHandleEvents() throws(DisplayFailure)
+    func checkedRecheckConnector() throws(DisplayFailure) -> ConnectorCheck
+    func checkedBlank() throws(DisplayFailure) -> BlankOutcome
+    func checkedUnblank() throws(DisplayFailure)
 }
 
 extension Display {
@@ -77,7 +88,7 @@ extension Display {
     public var spritePlane: SpritePlane? { nil }
     /// A display without events of its own (files, memory) has nothing to poll.
     public var pollDescriptor: Int32? { nil }
-    public func handleEvents() {}
+    public func handleEvents() throws(Thrown) {}
     /// A display that takes every frame at once (files, memory) is always settled.
     public var isSettled: Bool { true }
 }

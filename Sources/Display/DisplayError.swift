@@ -15,10 +15,12 @@ public enum Recovery: Sendable, Equatable {
     /// Whether waiting can help.
     public var isTransient: Bool { self != .giveUp }
 
+    #if !hasFeature(Embedded)
     /// The recovery of any error a display throws; errors of no display are not waited out.
     public static func of(_ error: any Error) -> Recovery {
         (error as? any DisplayError)?.recovery ?? .giveUp
     }
+    #endif
 }
 
 /// An error a display throws: one line a person can act on, and what to do about it.

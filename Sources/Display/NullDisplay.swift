@@ -2,6 +2,7 @@ import Raster
 
 /// `output = none`: frames are rendered and discarded (measurements, soak tests).
 public final class NullDisplay: Display {
+    public typealias Thrown = DisplayFailure
     public let canvasWidth: Int
     public let canvasHeight: Int
     private var own: DisplayCanvas

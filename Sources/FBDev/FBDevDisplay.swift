@@ -3,6 +3,7 @@ import Raster
 
 /// A framebuffer output as the loop sees every display.
 extension FBDevOutput {
+    public typealias Thrown = FBDevError
     /// "/dev/fb0 (bochsdrmfb) 1280x800": for STATUS and the log.
     public var displayName: String { "\(name) \(width)x\(height)" }
     public var physicalHeight: Int { height }

@@ -50,7 +50,7 @@ public struct FramebufferLayout: Equatable, Sendable, CustomStringConvertible {
         }
         guard v.grayscale == 0 else { return reject("greyscale") }
         guard v.nonstd == 0 else { return reject("non-standard format \(v.nonstd)") }
-        guard ![v.red, v.green, v.blue, v.transp].contains(where: \.msbRight) else { return reject("bits in reverse order") }
+        guard ![v.red, v.green, v.blue, v.transp].contains(where: { $0.msbRight }) else { return reject("bits in reverse order") }
         let rgb = (v.red, v.green, v.blue)
         switch v.bitsPerPixel {
         case 32:

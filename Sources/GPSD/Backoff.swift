@@ -1,3 +1,5 @@
+import Syscall
+
 /// Reconnect delays: 0.25 s doubling to 30 s, each spread by jitter so a fleet of kiosks that lost
 /// the same gpsd host does not reconnect in lockstep.
 public struct Backoff: Sendable {

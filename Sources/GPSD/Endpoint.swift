@@ -1,3 +1,5 @@
+import Syscall
+
 /// Where gpsd listens: `HOST:PORT`, `HOST`, `[IPv6]:PORT` or `[IPv6]`; the port defaults to 2947.
 public struct GPSDEndpoint: Equatable, Sendable, CustomStringConvertible {
     public static let defaultPort: UInt16 = 2947

@@ -1,3 +1,5 @@
+import Syscall
+
 /// What the client last said about gpsd. The client reports a state only when it differs from the
 /// previous one, so a gpsd that stays down is reported once, not once per retry.
 public enum GPSDClientState: Equatable, Sendable {

@@ -93,8 +93,8 @@ public struct PlaneProperty: Sendable, Equatable {
         switch kind {
         case .range(let lo, let hi): return "\(lo)..\(hi)"
         case .signedRange(let lo, let hi): return "\(lo)..\(hi)"
-        case .enumeration(let c): return "enum " + c.map(\.name).joined(separator: ", ")
-        case .bitmask(let c): return "bits " + c.map(\.name).joined(separator: ", ")
+        case .enumeration(let c): return "enum " + c.map({ $0.name }).joined(separator: ", ")
+        case .bitmask(let c): return "bits " + c.map({ $0.name }).joined(separator: ", ")
         case .object: return "object id"
         case .blob: return "blob id"
         case .other(let flags): return "unknown type (flags 0x\(String(flags, radix: 16)))"

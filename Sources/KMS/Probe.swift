@@ -1,3 +1,4 @@
+import CDRM
 import Glibc
 import JSON
 import Raster

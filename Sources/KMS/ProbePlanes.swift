@@ -11,7 +11,7 @@ extension CardProbe {
 
     /// The ids of the CRTCs a plane can be shown on (its mask is over CRTC indices).
     func crtcIDs(of plane: PlaneInfo) -> [UInt32] {
-        crtcs.filter { $0.info.index < 32 && plane.possibleCrtcs & (1 << UInt32($0.info.index)) != 0 }.map(\.info.id)
+        crtcs.filter { $0.info.index < 32 && plane.possibleCrtcs & (1 << UInt32($0.info.index)) != 0 }.map({ $0.info.id })
     }
 
     static func formatList(_ formats: [UInt32]) -> String {

@@ -47,7 +47,7 @@ public enum Selection {
                                  device: String) throws(KMSError) -> ConnectorInfo {
         if let name {
             guard let c = connectors.first(where: { $0.name == name }) else {
-                throw .connectorNotFound(device: device, name: name, available: connectors.map(\.name))
+                throw .connectorNotFound(device: device, name: name, available: connectors.map({ $0.name }))
             }
             guard c.state != .disconnected, !c.modes.isEmpty else {
                 throw .connectorDisconnected(device: device, name: name)
@@ -74,8 +74,8 @@ public enum Selection {
             if let m = best(modes.filter(request.matches)) { return m }
             throw .modeNotOffered(device: device, connector: connector.name, requested: request.description, offered: modes)
         }
-        if let m = modes.first(where: \.userDefined) { return m }
-        if let m = modes.first(where: \.preferred) { return m }
+        if let m = modes.first(where: { $0.userDefined }) { return m }
+        if let m = modes.first(where: { $0.preferred }) { return m }
         if let m = modes.max(by: { a, b in
             let (aa, ba) = (a.width * a.height, b.width * b.height)
             return aa != ba ? aa < ba : a.refreshMilliHz < b.refreshMilliHz
@@ -90,7 +90,7 @@ public enum Selection {
         if let current = connector.currentCrtc, let c = resources.crtcs.first(where: { $0.id == current }) {
             return c
         }
-        let taken = Set(resources.connectors.filter { $0.id != connector.id }.compactMap(\.currentCrtc))
+        let taken = Set(resources.connectors.filter { $0.id != connector.id }.compactMap({ $0.currentCrtc }))
         let usable = resources.crtcs.filter { connector.possibleCrtcs & (1 << UInt32($0.index)) != 0 }
         if let c = usable.first(where: { !taken.contains($0.id) }) ?? usable.first { return c }
         throw .noCrtc(device: device, connector: connector.name)

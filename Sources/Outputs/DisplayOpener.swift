@@ -3,6 +3,7 @@ import Glibc
 import Display
 import FBDev
 import KMS
+import Raster
 import Systemd
 
 /// Opens what `[display] output` names — KMS, the framebuffer with its console, PNG frames, or

@@ -9,38 +9,49 @@ import Scene
 public final class DrivenDisplay {
     public let display: any Display
     public var view: SceneView {
-        didSet { if let plane = display.spritePlane { view.putDot(on: plane) } }
+        didSet {
+            if let plane = display.spritePlane { view.putDot(on: plane) }
+            route.renderer = view.renderer
+        }
     }
     /// The renderer whose frame is the display's canvas, kept alive as long as the display.
     private let canvasOwner: FrameRenderer
+    /// The display's copy-out, by the current view's renderer.
+    let route: CopyRoute
 
     /// Makes the view for `display`'s canvas, draws the first frame (the map, and the dot when a
     /// fix is known) onto it and shows it. On failure the display is closed.
     public static func start(_ display: any Display, now: Double,
                              makeView: (_ width: Int, _ height: Int, _ physicalHeight: Int) throws(SceneView.SetupError) -> SceneView)
         -> Result<DrivenDisplay, DisplayOpener.Unavailable> {
+        let view: SceneView
         do {
-            let view = try makeView(display.canvasWidth, display.canvasHeight, display.physicalHeight)
-            if let plane = display.spritePlane { view.putDot(on: plane) }
-            display.adopt(canvas: view.renderer.canvas.buffer)
-            let driven = DrivenDisplay(display: display, view: view)
-            // Weak: the display is the driven display's own, and is closed before it goes.
-            display.route(copyOut: CanvasCopier { [weak driven] region, target, rotation in
-                driven?.copyOut(region, to: target, rotation: rotation) ?? .empty
-            })
-            _ = view.draw(at: now)
-            try display.start()
-            return .success(driven)
+            view = try makeView(display.canvasWidth, display.canvasHeight, display.physicalHeight)
         } catch {
             display.close()
-            return .failure(DisplayOpener.Unavailable(description: "\(error)", recovery: Recovery.of(error)))
+            return .failure(DisplayOpener.Unavailable(description: error.description, recovery: .giveUp))
         }
+        if let plane = display.spritePlane { view.putDot(on: plane) }
+        display.adopt(canvas: view.renderer.canvas.buffer)
+        let driven = DrivenDisplay(display: display, view: view)
+        display.route(copyOut: CanvasCopier { [route = driven.route] region, target, rotation in
+            route.copyOut(region, to: target, rotation: rotation)
+        })
+        _ = view.draw(at: now)
+        do {
+            try display.checkedStart()
+        } catch {
+            display.close()
+            return .failure(DisplayOpener.Unavailable(description: error.description, recovery: error.recovery))
+        }
+        return .success(driven)
     }
 
     private init(display: any Display, view: SceneView) {
         self.display = display
         self.view = view
         canvasOwner = view.renderer
+        route = CopyRoute(view.renderer)
     }
 
     public var displayName: String { display.displayName }
@@ -51,24 +62,29 @@ public final class DrivenDisplay {
     public var compositionPhrase: String { display.spritePlane == nil ? "software composition" : "planes composition" }
 
     /// Hands the frame's changed rectangle to the display.
-    public func present(_ damage: Rect, frame: FrameStamp) throws {
+    public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
         if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.canvas.buffer) }
-        try display.present(damage: damage, frame: frame)
+        try display.checkedPresent(damage: damage, frame: frame)
     }
 
     /// The largest RGB565 copy of a map image kept for copy-out (a map of about 32 million
     /// pixels): beyond it every copied pixel is narrowed, as a map that big should be tiles.
     public static let narrowedMapLimit = 64 << 20
 
-    /// Copy-out for the display, by the view's renderer: its canvas holds exactly what the
-    /// display's canvas does (the same frame, or one whose damage is copied over every frame), and
-    /// into RGB565 it narrows only what it drew over the map.
-    func copyOut(_ region: Rect, to target: PixelBuffer, rotation: Rotation) -> Rect {
-        let renderer = view.renderer
-        if target.format == .rgb565 {
-            renderer.prepareCopyOut(format: .rgb565, rotation: rotation, maximumBytes: Self.narrowedMapLimit)
+    /// Copy-out for the display, by the current view's renderer: its canvas holds exactly what
+    /// the display's canvas does (the same frame, or one whose damage is copied over every
+    /// frame), and into RGB565 it narrows only what it drew over the map. A class of its own, so
+    /// the display's copier holds it and not the driven display (which holds the display).
+    final class CopyRoute {
+        var renderer: FrameRenderer
+        init(_ renderer: FrameRenderer) { self.renderer = renderer }
+
+        func copyOut(_ region: Rect, to target: PixelBuffer, rotation: Rotation) -> Rect {
+            if target.format == .rgb565 {
+                renderer.prepareCopyOut(format: .rgb565, rotation: rotation, maximumBytes: DrivenDisplay.narrowedMapLimit)
+            }
+            return renderer.copyOut(region, to: target, rotation: rotation)
         }
-        return renderer.copyOut(region, to: target, rotation: rotation)
     }
 
     /// Puts the display back (the console) and frees it. Safe to call twice.

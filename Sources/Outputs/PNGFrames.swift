@@ -15,6 +15,7 @@ import Syscall
 /// in degrees or null. Unknown values are null. Each start begins a new `frames.jsonl` and
 /// numbers frames from 1 again (overwriting older files of the same name).
 public final class PNGFrames: Display {
+    public typealias Thrown = DisplayFailure
     public let directory: String
     public let canvasWidth: Int
     public let canvasHeight: Int
@@ -93,7 +94,7 @@ public final class PNGFrames: Display {
     /// Writes `frame` and its line. `regular`: a frame of the cadence (which then moves on; a late
     /// one does not cause a burst), else an extra one (SIGUSR1). Returns the file's path.
     @discardableResult
-    public func write(_ frame: PixelBuffer, showing stamp: FrameStamp, regular: Bool) throws -> String {
+    public func write(_ frame: PixelBuffer, showing stamp: FrameStamp, regular: Bool) throws(WriteError) -> String {
         let now = stamp.monotonic
         if regular {
             nextDue += period
@@ -102,10 +103,22 @@ public final class PNGFrames: Display {
         written += 1
         let name = "frame-" + Self.padded(written) + ".png"
         let path = directory + "/" + name
-        try PNGWrite.frame(frame, to: path)
+        do { try PNGWrite.frame(frame, to: path) } catch { throw .png(error) }
         let line = Array((Self.jsonLine(file: name, stamp: stamp) + "\n").utf8)
-        _ = try line.withBytes { (bytes) throws(SyscallError) in try index.write(bytes) }
+        do { _ = try line.withBytes { (bytes) throws(SyscallError) in try index.write(bytes) } } catch { throw .index(error) }
         return path
+    }
+
+    /// A frame's file or its line that could not be written.
+    public enum WriteError: Error, CustomStringConvertible {
+        case png(PNGError)
+        case index(SyscallError)
+        public var description: String {
+            switch self {
+            case .png(let error): return error.description
+            case .index(let error): return error.description
+            }
+        }
     }
 
     static func jsonLine(file: String, stamp: FrameStamp) -> String {

@@ -60,9 +60,9 @@ func newImage() -> png_image {
 }
 
 func readProblem(_ libpngMessage: String, source: PNGSource) -> String {
-    // For a file libpng reports fopen's strerror text ("No such file or directory"); otherwise a
+    // For a file libpng reports fopen's strerror text alone ("No such file or directory"); otherwise a
     // description of what in the data is wrong.
-    if case .file = source, libpngMessage.contains("No such file") {
+    if case .file = source, libpngMessage.hasPrefix("No such file") {
         return "no such file (a PNG image is expected here)"
     }
     return "not a readable PNG (\(libpngMessage))"

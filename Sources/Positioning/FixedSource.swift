@@ -2,6 +2,7 @@ import Config
 import GPSD
 import Geo
 import Syscall
+import Systemd
 
 /// A surveyed position (a stop kiosk): one fix at start that never goes stale.
 public final class FixedSource: PositionSource {

@@ -1,6 +1,7 @@
 import Config
 import GPSD
 import Syscall
+import Systemd
 
 /// Fixes from gpsd through the reconnecting client.
 public final class GPSDSource: PositionSource {

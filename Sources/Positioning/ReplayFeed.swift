@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// A recorded NMEA file or gpsd JSON log, replayed on the monotonic clock at `replaySpeed`.
 public final class ReplayFeed: PositionSource {

@@ -4,6 +4,7 @@ import GPSD
 import Geo
 import LocationDot
 import Positioning
+import Tiles
 
 /// What one frame shows, in numbers: what is drawn where, and what `frames.jsonl` records.
 public struct SceneFrame: Equatable, Sendable {

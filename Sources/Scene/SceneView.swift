@@ -3,9 +3,11 @@ import Config
 import Display
 import GPSD
 import Geo
+import Positioning
 import Raster
 import Text
 import TileMap
+import Tiles
 
 /// One canvas's worth of drawing: the scene (map, motion, truth), the map under it (an image's
 /// window, or tiles) and the renderer that restores, paints and reports damage. Made when a
@@ -41,10 +43,15 @@ public final class SceneView {
         window = MapWindow(color: settings.map.background, source: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         waitsForTiles = waitForTiles
         if let set = settings.map.tiles.set {
+            let tiled: TiledMap
             do {
-                let tiled = try TiledMap(tileSet: set, zoom: Int(settings.map.zoom), background: settings.map.background,
-                                         cacheBytes: settings.map.tiles.cacheBytes, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
-                tiles = tiled
+                tiled = try TiledMap(tileSet: set, zoom: Int(settings.map.zoom), background: settings.map.background,
+                                     cacheBytes: settings.map.tiles.cacheBytes, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+            } catch {
+                throw SetupError(description: "map: \(error)")
+            }
+            tiles = tiled
+            do {
                 renderer = try FrameRenderer(width: canvasWidth, height: canvasHeight, style: settings.dot.style,
                                              scale: scale, background: .tiles(tiled.mosaic))
             } catch {

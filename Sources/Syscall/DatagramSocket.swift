@@ -23,7 +23,8 @@ public struct UnixSocketAddress: Sendable, CustomStringConvertible {
         }
         storage.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &storage.sun_path) { $0.copyBytes(from: bytes) }
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
+        // The path is the structure's tail (no padding after it on Linux).
+        let pathOffset = MemoryLayout.size(ofValue: storage) - capacity
         self.storage = storage
         // Abstract addresses are exactly as long as their name: trailing NULs would be part of it.
         length = socklen_t(pathOffset + bytes.count - (abstract ? 0 : 1))

@@ -14,7 +14,7 @@ public struct FrameTimer: Sendable {
         }
         descriptor = FileDescriptor(rawValue: fd, name: name)
         let periodNs = Int((1_000_000_000 / rate).rounded())
-        let period = timespec(tv_sec: periodNs / 1_000_000_000, tv_nsec: periodNs % 1_000_000_000)
+        let period = timespec(tv_sec: time_t(periodNs / 1_000_000_000), tv_nsec: periodNs % 1_000_000_000)
         var spec = itimerspec(it_interval: period, it_value: period)
         do {
             _ = try syscall("timerfd_settime", name) { timerfd_settime(fd, 0, &spec, nil) }

@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Raster
+import Tiles
 
 /// One TurboJPEG decompressor, made once and used for every JPEG tile: making one allocates
 /// libjpeg's whole decompression state.

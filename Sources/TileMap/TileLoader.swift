@@ -74,7 +74,7 @@ final class TileLoader: Sendable {
     /// Moves every delivery that came back into `out` (which keeps its capacity); returns how many.
     @discardableResult
     func take(into out: inout [TileDelivery]) -> Int {
-        try? delivered.drain()
+        _ = try? delivered.drain()
         return exchange.withLock { (e: inout Exchange) -> Int in
             let n = e.deliveries.count
             out.append(contentsOf: e.deliveries)
@@ -114,7 +114,7 @@ final class TileLoader: Sendable {
             guard let request else {
                 // No timeout: `close` wakes it, and an idle worker must not allocate (poll's array) once a second.
                 _ = try? wake.descriptor.waitUntilReadable(timeoutMilliseconds: -1)
-                try? wake.drain()
+                _ = try? wake.drain()
                 continue
             }
             let delivery = producer.produce(request)

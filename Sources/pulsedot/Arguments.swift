@@ -10,6 +10,11 @@ struct Arguments {
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
+
+        init(description: String) { self.description = description }
+
+        /// An option's value refused by the part that reads it, in that part's words.
+        init<E: Error & CustomStringConvertible>(_ error: E) { description = error.description }
     }
 
     init(_ args: ArraySlice<String>, usage: Usage) throws(Failure) {
@@ -52,7 +57,7 @@ struct Arguments {
                 }
                 values[name, default: []].append(value)
             } else {
-                let known = usage.visibleOptions.map(\.name).sorted().map { "--" + $0 }.joined(separator: ", ")
+                let known = usage.visibleOptions.map({ $0.name }).sorted().map { "--" + $0 }.joined(separator: ", ")
                 problem = problem ?? Failure(description: "unknown option --\(name) (this command takes: \(known.isEmpty ? "none" : known))")
             }
         }

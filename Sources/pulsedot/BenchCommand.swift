@@ -25,7 +25,7 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
 ], notes: "See BENCHMARKS.md.")
 
 func benchCommand(_ args: Arguments) -> Int32 {
-    do {
+    do throws(BenchError) {
         guard args.positional.isEmpty else { return fail("bench: unexpected argument '\(args.positional[0])'") }
         var tileFormat = BenchCity.Format.png
         if let text = args.value("tile-format") {
@@ -46,10 +46,14 @@ func benchCommand(_ args: Arguments) -> Int32 {
             return 0
         }
         var o = BenchOptions()
-        o.width = try args.int("width", default: o.width, range: 16...16384)
-        o.height = try args.int("height", default: o.height, range: 16...16384)
-        o.scale = try args.double("scale", default: o.scale, range: 0.25...8)
-        o.frames = try args.int("frames", default: o.frames, range: 1...1_000_000)
+        do {
+            o.width = try args.int("width", default: o.width, range: 16...16384)
+            o.height = try args.int("height", default: o.height, range: 16...16384)
+            o.scale = try args.double("scale", default: o.scale, range: 0.25...8)
+            o.frames = try args.int("frames", default: o.frames, range: 1...1_000_000)
+        } catch {
+            return fail("bench: \(error)")
+        }
         if let text = args.value("format") {
             guard let f = PixelFormat(rawValue: text) else { return fail("bench: --format \(text): expected xrgb8888 or rgb565") }
             o.format = f
@@ -62,7 +66,11 @@ func benchCommand(_ args: Arguments) -> Int32 {
         var driveTiles: String?
         if let text = args.value("scene"), text == "drive" {
             o.scene = .pan
-            driveTiles = try args.value("tiles") ?? cityFile(format: tileFormat, columns: city.columns, rows: city.rows)
+            if let path = args.value("tiles") {
+                driveTiles = path
+            } else {
+                driveTiles = try cityFile(format: tileFormat, columns: city.columns, rows: city.rows)
+            }
             if args.has("verify") { return fail("bench: --verify has no reference for the drive scene (the reference painter draws no tiles)") }
             if o.rotation != .r0 { return fail("bench: --rotation is not measured for the drive scene (its frames are copied out unturned)") }
         } else if let text = args.value("scene") {
@@ -101,7 +109,7 @@ func benchCommand(_ args: Arguments) -> Int32 {
 
 /// The made-up city the drive scene uses unless `--tiles` names a file: written once per size and
 /// format to /var/tmp (minutes in a debug build), then reused.
-func cityFile(format: BenchCity.Format, columns: Int, rows: Int) throws -> String {
+func cityFile(format: BenchCity.Format, columns: Int, rows: Int) throws(BenchError) -> String {
     let path = "/var/tmp/pulsedot-bench-city-v1-\(columns)x\(rows).\(format.rawValue).mbtiles"
     if (try? FileStatus(path: path)) == nil {
         try BenchCity.write(to: path, format: format, columns: columns, rows: rows)

@@ -19,7 +19,7 @@ let checkConfigUsage = Usage(
         """)
 
 func checkConfigCommand(_ parsed: Arguments) -> Int32 {
-    do {
+    do throws(Arguments.Failure) {
         guard parsed.positional.count <= 1 else {
             throw Arguments.Failure(description: "check-config takes one file, got \(parsed.positional.count)")
         }

@@ -21,16 +21,18 @@ let demoUsage = Usage(command: "demo", summary: "a bus drive over a made-up town
     """)
 
 func demoCommand(_ args: Arguments) -> Int32 {
-    do {
-        guard args.positional.isEmpty else { return fail("demo: unexpected argument '\(args.positional[0])'") }
-        // The signals the daemon's loop reads are blocked first, before any thread could exist.
-        let signals = args.has("display") ? try SignalDescriptor(RunDaemon.handledSignals) : nil
-        let overrides = args.all("set") + (args.value("scale").map { ["scale=\($0)"] } ?? [])
-        // A bad override is said before anything is written.
-        var check = Settings()
-        try check.set(all: overrides)
-        let files = DemoFiles(directory: args.value("out") ?? "./pulsedot-demo",
-                              lapSeconds: try args.double("seconds", default: 60, range: 5...600))
+    guard args.positional.isEmpty else { return fail("demo: unexpected argument '\(args.positional[0])'") }
+    // The signals the daemon's loop reads are blocked first, before any thread could exist.
+    let signals: SignalDescriptor?
+    do { signals = args.has("display") ? try SignalDescriptor(RunDaemon.handledSignals) : nil } catch { return fail("demo: \(error)") }
+    let overrides = args.all("set") + (args.value("scale").map { ["scale=\($0)"] } ?? [])
+    // A bad override is said before anything is written.
+    var check = Settings()
+    do { try check.set(all: overrides) } catch { return fail("demo: \(error)") }
+    let lap: Double
+    do { lap = try args.double("seconds", default: 60, range: 5...600) } catch { return fail("demo: \(error)") }
+    do throws(DemoError) {
+        let files = DemoFiles(directory: args.value("out") ?? "./pulsedot-demo", lapSeconds: lap)
         let demo = DemoPlayback(files: files, overrides: overrides)
         guard let signals else {
             print(try demo.run())
@@ -40,8 +42,10 @@ func demoCommand(_ args: Arguments) -> Int32 {
         let configuration = try demo.loadConfiguration()
         let log = Journal()
         let options = RunDaemon.Options(configPath: files.configPath, overrides: overrides)
-        return try RunDaemon(configuration: configuration, options: options,
-                                environment: .system(signals: signals, options: options, log: log), log: log).run()
+        do {
+            return try RunDaemon(configuration: configuration, options: options,
+                                 environment: .system(signals: signals, options: options, log: log), log: log).run()
+        } catch { throw DemoError(error) }
     } catch {
         return fail("demo: \(error)")
     }

@@ -1,6 +1,7 @@
 import FBDev
 import JSON
 import KMS
+import Syscall
 
 /// `pulsedot probe [--device PATH] [--json]`: what each DRM card and legacy framebuffer offers —
 /// the installer's first look at a panel, and what a bug report should carry. `--device` takes a
@@ -52,7 +53,7 @@ func probeCommand(_ options: Arguments) -> Int32 {
             w.array("framebuffers") { w in for p in fbProbes { p.writeJSON(to: &w) } }
         })
     } else {
-        print((probes.map(\.text) + fbProbes.map(\.text)).joined(separator: "\n"), terminator: "")
+        print((probes.map({ $0.text }) + fbProbes.map({ $0.text })).joined(separator: "\n"), terminator: "")
     }
     return probes.count + fbProbes.count == cards.count + framebuffers.count ? 0 : 1
 }

@@ -19,42 +19,44 @@ let renderUsage = Usage(command: "render", summary: "render one frame of the dot
 ])
 
 func renderCommand(_ args: Arguments) -> Int32 {
+    guard args.positional.isEmpty else { return fail("render: unexpected argument '\(args.positional[0])'") }
+    guard args.value("at") != nil else { return fail("render needs --at SECONDS (the animation clock)") }
+    guard let out = args.value("out") else { return fail("render needs --out FILE.png") }
+    var frame = StillFrame()
     do {
-        guard args.positional.isEmpty else { return fail("render: unexpected argument '\(args.positional[0])'") }
-        guard args.value("at") != nil else { return fail("render needs --at SECONDS (the animation clock)") }
-        guard let out = args.value("out") else { return fail("render needs --out FILE.png") }
-        var frame = StillFrame()
         frame.time = try args.double("at", default: 0, range: 0...1e9)
         frame.width = try args.int("width", default: 240, range: 1...16384)
         frame.height = try args.int("height", default: 240, range: 1...16384)
-        if let text = args.value("format") {
-            guard let format = PixelFormat(rawValue: text) else {
-                return fail("render: --format \(text): expected xrgb8888 or rgb565")
-            }
-            frame.format = format
-        }
-        if let text = args.value("background") {
-            let color = try Settings.color(text, option: "--background")
-            guard color.a == 255 else {
-                return fail("--background = \(text): the background must be opaque (#RRGGBB, or alpha FF)")
-            }
-            frame.background = color
-        }
         if args.value("heading") != nil {
             frame.heading = try args.double("heading", default: 0, range: -360...360)
         }
-        frame.entrance = args.has("entrance")
-        let settings = try lookSettings(args)
-        frame.scale = settings.dot.scale ?? 2
-        try frame.write(style: settings.dot.style, to: out)
-        return 0
     } catch {
         return fail("\(error)")
     }
+    if let text = args.value("format") {
+        guard let format = PixelFormat(rawValue: text) else {
+            return fail("render: --format \(text): expected xrgb8888 or rgb565")
+        }
+        frame.format = format
+    }
+    if let text = args.value("background") {
+        let color: Color
+        do { color = try Settings.color(text, option: "--background") } catch { return fail("\(error)") }
+        guard color.a == 255 else {
+            return fail("--background = \(text): the background must be opaque (#RRGGBB, or alpha FF)")
+        }
+        frame.background = color
+    }
+    frame.entrance = args.has("entrance")
+    let settings: Settings
+    do { settings = try lookSettings(args) } catch { return fail("\(error)") }
+    frame.scale = settings.dot.scale ?? 2
+    do { try frame.write(style: settings.dot.style, to: out) } catch { return fail("\(error)") }
+    return 0
 }
 
 /// `--set KEY=VALUE ...` then `--scale S` (the option wins over a `--set scale=`).
-func lookSettings(_ args: Arguments) throws -> Settings {
+func lookSettings(_ args: Arguments) throws(SettingError) -> Settings {
     var settings = Settings()
     try settings.set(all: args.all("set"))
     if let scale = args.value("scale") { try settings.set("scale=\(scale)") }

@@ -27,7 +27,7 @@ func runCommand(_ parsed: Arguments) -> Int32 {
         return fail("run: \(error)")
     }
     var options = RunDaemon.Options()
-    do {
+    do throws(Arguments.Failure) {
         guard parsed.positional.isEmpty else {
             throw Arguments.Failure(description: "run takes no arguments, got '\(parsed.positional[0])' (use --config FILE)")
         }

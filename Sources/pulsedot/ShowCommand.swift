@@ -8,6 +8,7 @@ import KMS
 import LocationDot
 import Outputs
 import PNG
+import Positioning
 import Raster
 import Scene
 import Syscall
@@ -55,11 +56,13 @@ struct ShowOptions {
     var screenshot: String?
     var settings = Settings()
 
-    init(_ args: Arguments) throws {
+    init(_ args: Arguments) throws(Arguments.Failure) {
         guard args.positional.isEmpty else { throw Arguments.Failure(description: "unexpected argument '\(args.positional[0])'") }
         kms.device = args.value("device")
         kms.connector = args.value("connector")
-        if let text = args.value("mode") { kms.mode = try ModeRequest(parsing: text) }
+        if let text = args.value("mode") {
+            do { kms.mode = try ModeRequest(parsing: text) } catch { throw Arguments.Failure(error) }
+        }
         if let text = args.value("format") {
             guard let f = PixelFormat(rawValue: text) else { throw Arguments.Failure(description: "--format \(text): expected xrgb8888 or rgb565") }
             kms.format = f
@@ -75,7 +78,8 @@ struct ShowOptions {
             kms.update = u
         }
         if let text = args.value("background") {
-            let c = try Settings.color(text, option: "--background")
+            let c: Color
+            do { c = try Settings.color(text, option: "--background") } catch { throw Arguments.Failure(error) }
             guard c.a == 255 else { throw Arguments.Failure(description: "--background \(text): the background must be opaque (#RRGGBB)") }
             background = c
         }
@@ -96,7 +100,7 @@ struct ShowOptions {
             guard at != nil else { throw Arguments.Failure(description: "--screenshot needs --at (a still frame to capture)") }
             screenshot = path
         }
-        settings = try lookSettings(args)
+        do { settings = try lookSettings(args) } catch { throw Arguments.Failure(error) }
         if let path = args.value("fbdev") {
             for drmOnly in ["device", "connector"] where args.value(drmOnly) != nil {
                 throw Arguments.Failure(description: "--\(drmOnly) is for DRM devices; --fbdev \(path) names the framebuffer")
@@ -212,7 +216,7 @@ struct ShowLoop {
         // The first frame is the background alone: the dot then always reaches the panel through
         // the per-frame path (flip or DirtyFB), the one that must work for the animation.
         renderer.render(nil, centerX: cx, centerY: cy)
-        do { try output.start() } catch { return outcome(of: error) }
+        do { try output.checkedStart() } catch { return outcome(of: error) }
         lastMessage = ""
         say("\(output.displayName): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
         let timer: FrameTimer
@@ -227,17 +231,17 @@ struct ShowLoop {
                    pollfd(fd: timer.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: output.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
         while true {
-            do {
-                _ = try Poll.wait(&fds, timeoutMilliseconds: -1)
-                if fds[0].revents != 0, try signals.next() != nil { return .terminated }
+            do throws(DisplayFailure) {
+                _ = try system { () throws(SyscallError) in try Poll.wait(&fds, timeoutMilliseconds: -1) }
+                if fds[0].revents != 0, try system({ () throws(SyscallError) in try signals.next() }) != nil { return .terminated }
                 if fds[2].revents != 0 {
-                    try output.handleEvents()
+                    try output.checkedHandleEvents()
                     // Damage that waited for this flip or vblank goes out now, not a frame later.
                     if let t = stillUnshown, !output.isSettled {
-                        try output.present(damage: .empty, frame: FrameStamp(sinceStart: t, monotonic: t))
+                        try output.checkedPresent(damage: .empty, frame: FrameStamp(sinceStart: t, monotonic: t))
                     }
                 }
-                if fds[1].revents != 0, try timer.expirations() > 0 {
+                if fds[1].revents != 0, try system({ () throws(SyscallError) in try timer.expirations() }) > 0 {
                     let t = options.clock(elapsed: start.duration(to: .now()).seconds)
                     // A still frame is drawn once; the timer keeps the loop presenting until a
                     // deferred flip has gone out.
@@ -249,7 +253,7 @@ struct ShowLoop {
                         drawnAt = t
                         if t == options.at { stillUnshown = t }
                     }
-                    try output.present(damage: damage, frame: FrameStamp(sinceStart: t, monotonic: t))
+                    try output.checkedPresent(damage: damage, frame: FrameStamp(sinceStart: t, monotonic: t))
                 }
                 // Tests and installers wait for this before judging the screen: say it only once
                 // the still frame is on the display, not when it was drawn or handed over.
@@ -277,10 +281,15 @@ struct ShowLoop {
         }
     }
 
-    private mutating func outcome(of error: Error) -> Outcome {
-        guard Recovery.of(error).isTransient else { return .failed("\(error)") }
+    private mutating func outcome(of error: DisplayFailure) -> Outcome {
+        guard error.recovery.isTransient else { return .failed("\(error)") }
         sayOnce("\(error)")
         return .reopen
+    }
+
+    /// A failed system call of the loop's own (poll, signals, timer): nothing to wait out.
+    private func system<T>(_ call: () throws(SyscallError) -> T) throws(DisplayFailure) -> T {
+        do { return try call() } catch { throw DisplayFailure(description: error.description, recovery: .giveUp) }
     }
 
     /// Waits up to `seconds` for SIGTERM/SIGINT; true when one came.

@@ -31,16 +31,20 @@ func statusCommand(_ parsed: Arguments) -> Int32 {
         writeError("pulsedot: status: [metrics] textfile = none: the daemon writes no metrics file to read (set it, e.g. --set metrics.textfile=/run/pulsedot/metrics.prom)\n")
         return 1
     }
+    let status: FileStatus
+    let bytes: [UInt8]
     do {
-        let status = try FileStatus(path: path)
-        let bytes = try FileDescriptor.readWholeFile(path, limit: 1 << 20)
+        status = try FileStatus(path: path)
+        bytes = try FileDescriptor.readWholeFile(path, limit: 1 << 20)
+    } catch {
+        writeError("pulsedot: status: \(error) (is the daemon running? systemctl status pulsedot)\n")
+        return 1
+    }
+    do {
         let text = try StatusSummary.text(metrics: String(decoding: bytes, as: UTF8.self), path: path,
                                           written: Double(status.modificationTime) / 1e9, now: WallClock.now(), every: settings.every)
         print(text, terminator: "")
         return 0
-    } catch let error as SyscallError {
-        writeError("pulsedot: status: \(error) (is the daemon running? systemctl status pulsedot)\n")
-        return 1
     } catch {
         writeError("pulsedot: status: \(path): \(error)\n")
         return 1

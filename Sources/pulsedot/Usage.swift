@@ -49,11 +49,11 @@ struct Usage: Sendable {
     var visibleOptions: [Option] { options.filter { !$0.hidden } }
 
     var text: String {
-        var out = Self.wrap(["usage: pulsedot", command] + operands.map { "[\($0.name)]" } + visibleOptions.map(\.synopsis))
+        var out = Self.wrap(["usage: pulsedot", command] + operands.map { "[\($0.name)]" } + visibleOptions.map({ $0.synopsis }))
         out += summary + "\n"
         let rows = operands.map { ($0.name, $0.summary) } + visibleOptions.map { ($0.spelled, $0.summary) }
         if !rows.isEmpty {
-            let width = rows.map(\.0.count).max() ?? 0
+            let width = rows.map({ $0.0.count }).max() ?? 0
             out += "\n"
             for (left, right) in rows { out += "  " + left + String(repeating: " ", count: width - left.count + 2) + right + "\n" }
         }

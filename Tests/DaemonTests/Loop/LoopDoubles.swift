@@ -8,6 +8,8 @@ import Syscall
 
 /// An in-memory display: a canvas of its own, presents counted, failures on request.
 final class MemoryDisplay: Display {
+    /// Its calls throw untyped (a `Failure`, or nothing at all).
+    typealias Thrown = any Error
     struct Failure: DisplayError {
         let description: String
         let recovery: Recovery

@@ -89,7 +89,7 @@ final class LoopHarness {
                 sources.append(s)
                 return s
             },
-            loadConfiguration: { [unowned self] in try Configuration.parse(configText, file: "test.conf") },
+            loadConfiguration: { [unowned self] () throws(ConfigurationError) in try Configuration.parse(configText, file: "test.conf") },
             notifier: notifier,
             wallClock: { [unowned self] in Self.wallStart + waiting.elapsed },
             localMinuteOfDay: { [unowned self] in localMinuteOfDay($0) },

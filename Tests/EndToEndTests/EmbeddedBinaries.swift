@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The Embedded builds of the whole daemon (`deploy/build-embedded`), made once per test run and
+/// per architecture, and how each runs here: the ARM ones under qemu-user, on CPUs that trap on
+/// what the build must not use (NEON on armhf).
+enum EmbeddedBinaries {
+    enum Arch: String, CaseIterable {
+        case arm64, armhf
+
+        /// qemu-user and its CPU: a Cortex-A53 (arm64); a Cortex-A9 without NEON, Debian's armhf
+        /// baseline, where any NEON instruction in the build traps.
+        var emulator: [String] {
+            switch self {
+            case .arm64: return ["/usr/bin/qemu-aarch64-static", "-cpu", "cortex-a53"]
+            case .armhf: return ["/usr/bin/qemu-arm-static", "-cpu", "cortex-a9,neon=off"]
+            }
+        }
+
+        var triple: String { self == .arm64 ? "aarch64-none-none-elf" : "armv7-none-none-eabi" }
+    }
+
+    nonisolated(unsafe) private static var built: [Arch: Result<String, TestFailure>] = [:]
+
+    /// Skips (with the reason) where the toolchain has no Embedded standard library for the
+    /// architecture, or `PULSEDOT_SKIP=arm`.
+    static func requireToolchain(_ arch: Arch) throws {
+        if TestEnvironment.optedOut("arm") { throw XCTSkip("PULSEDOT_SKIP=arm") }
+        let swiftc = try runProgram("/usr/bin/env", ["sh", "-c", "readlink -f \"$(command -v swiftc)\""]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let toolchain = URL(fileURLWithPath: swiftc).deletingLastPathComponent().deletingLastPathComponent()
+        let module = toolchain.appendingPathComponent("lib/swift/embedded/Swift.swiftmodule/\(arch.triple).swiftmodule")
+        guard FileManager.default.fileExists(atPath: module.path) else {
+            throw XCTSkip("the Swift toolchain has no Embedded standard library for \(arch.triple) (\(module.path))")
+        }
+    }
+
+    /// The program for `arch`, built on first use (minutes: every target, optimised);
+    /// `PULSEDOT_EMBEDDED_REUSE=1` takes an earlier build in .build-embedded instead.
+    static func binary(_ arch: Arch) throws -> String {
+        try requireToolchain(arch)
+        if let result = built[arch] { return try result.get() }
+        let earlier = TestEnvironment.packageRoot.appendingPathComponent(".build-embedded/\(arch.rawValue)/pulsedot").path
+        if ProcessInfo.processInfo.environment["PULSEDOT_EMBEDDED_REUSE"] == "1", FileManager.default.isExecutableFile(atPath: earlier) {
+            built[arch] = .success(earlier)
+            return earlier
+        }
+        let script = TestEnvironment.packageRoot.appendingPathComponent("deploy/build-embedded").path
+        let run = try runProgram(script, ["--arch", arch.rawValue], timeout: 1500)
+        let path = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result: Result<String, TestFailure> = run.status == 0 && FileManager.default.isExecutableFile(atPath: path)
+            ? .success(path) : .failure(TestFailure("deploy/build-embedded --arch \(arch.rawValue) failed (\(run.status)):\n\(run.stderr)"))
+        built[arch] = result
+        return try result.get()
+    }
+
+    /// Runs the `arch` build with `arguments` under its emulator.
+    @discardableResult
+    static func run(_ arch: Arch, _ arguments: [String], timeout: Double = 300) throws -> (status: Int32, stdout: String, stderr: String) {
+        let emulator = arch.emulator
+        return try runProgram(emulator[0], Array(emulator.dropFirst()) + [try binary(arch)] + arguments, timeout: timeout)
+    }
+}
