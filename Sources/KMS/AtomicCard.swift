@@ -72,6 +72,15 @@ public struct AtomicFlags: OptionSet, Sendable {
 
 /// A card that takes atomic commits: what the planes output needs beyond the legacy calls.
 /// `enableAtomic()` (on `DRMCard`) must have returned 0 first.
+extension DRMCard {
+    /// A legacy-only card (a cast to `AtomicCard` would not compile as Embedded Swift).
+    public var atomic: (any AtomicCard)? { nil }
+}
+
+extension AtomicCard {
+    public var atomic: (any AtomicCard)? { self }
+}
+
 public protocol AtomicCard: DRMCard {
     /// Property ids by name of one object (e.g. "FB_ID", "CRTC_X" of a plane).
     func propertyIDs(of object: UInt32, _ kind: AtomicObject) throws(SyscallError) -> [String: UInt32]

@@ -17,7 +17,7 @@ extension AtomicKMSOutput {
                               log: @escaping (String) -> Void = { _ in },
                               clock: @escaping () -> MonotonicInstant = { MonotonicInstant.now() })
         -> Result<AtomicKMSOutput, PlanesRefusal> {
-        guard let card = legacy.card as? AtomicCard else { return .failure(PlanesRefusal("this card has no atomic interface")) }
+        guard let card = legacy.card.atomic else { return .failure(PlanesRefusal("this card has no atomic interface")) }
         if legacy.rotation != .r0 {
             return .failure(PlanesRefusal("rotation \(legacy.rotation.degrees)° is turned in software"))
         }
@@ -81,8 +81,8 @@ extension AtomicKMSOutput {
                         sprite: probe, in: &request)
             try card.commit(request, flags: [.testOnly, .allowModeset])
         }
-        do {
-            do { try test() } catch {
+        do throws(SyscallError) {
+            do throws(SyscallError) { try test() } catch {
                 // A writeback connector that cannot share the CRTC (vc4's is a CRTC of its own):
                 // the dot's plane without it, screenshots then drawn in software.
                 guard planes.writeback != nil, !rejectTest else { throw error }

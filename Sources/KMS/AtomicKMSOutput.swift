@@ -346,8 +346,10 @@ public final class AtomicKMSOutput: Display, SpritePlane {
                 pending = false
                 return
             }
-            do {
-                if try card.waitForEvents(timeoutMilliseconds: timeout) { try handleEvents() }
+            do throws(KMSError) {
+                let ready: Bool
+                do { ready = try card.waitForEvents(timeoutMilliseconds: timeout) } catch { throw KMSError.classify(error, device: card.path) }
+                if ready { try handleEvents() }
             } catch {
                 pending = false
                 return

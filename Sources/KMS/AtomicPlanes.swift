@@ -85,34 +85,35 @@ struct AtomicPlanes {
         guard let overlay = planes.first(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
             throw PlanesRefusal("no overlay plane for CRTC \(crtc.id) takes ARGB8888")
         }
-        do {
-            let c = try card.propertyIDs(of: connector.id, .connector)
-            let k = try card.propertyIDs(of: crtc.id, .crtc)
-            let p = Plane(id: primary.id, ids: try card.propertyIDs(of: primary.id, .plane))
-            var o = Plane(id: overlay.id, ids: try card.propertyIDs(of: overlay.id, .plane))
-            if let m = p.missing ?? o.missing { throw PlanesRefusal("the planes have no \(m) property") }
-            guard let connectorCrtc = c["CRTC_ID"], let mode = k["MODE_ID"], let active = k["ACTIVE"] else {
-                throw PlanesRefusal("the connector or CRTC lacks CRTC_ID, MODE_ID or ACTIVE")
-            }
-            if let blend = overlay.property("pixel blend mode"), case .enumeration(let choices) = blend.kind {
-                guard let pre = choices.first(where: { $0.name == "Pre-multiplied" }) else {
-                    throw PlanesRefusal("overlay plane \(overlay.id) cannot blend premultiplied pixels (\(blend.allowedText))")
-                }
-                o.blend = blend.id
-                o.premultiplied = pre.value
-            }
-            if let alpha = overlay.property("alpha"), !alpha.immutable { o.alpha = alpha.id }
-            if let zpos = overlay.property("zpos"), !zpos.immutable, case .range(_, let top) = zpos.kind {
-                o.zpos = zpos.id
-                o.zposTop = top
-            }
-            return AtomicPlanes(connector: connector.id, connectorCrtc: connectorCrtc, crtc: crtc.id, crtcMode: mode,
-                                crtcActive: active, primary: p, overlay: o, writeback: nil)
-        } catch let refusal as PlanesRefusal {
-            throw refusal
+        let c: [String: UInt32], k: [String: UInt32], primaryIDs: [String: UInt32], overlayIDs: [String: UInt32]
+        do throws(SyscallError) {
+            c = try card.propertyIDs(of: connector.id, .connector)
+            k = try card.propertyIDs(of: crtc.id, .crtc)
+            primaryIDs = try card.propertyIDs(of: primary.id, .plane)
+            overlayIDs = try card.propertyIDs(of: overlay.id, .plane)
         } catch {
             throw PlanesRefusal("reading the planes' properties: \(error)")
         }
+        let p = Plane(id: primary.id, ids: primaryIDs)
+        var o = Plane(id: overlay.id, ids: overlayIDs)
+        if let m = p.missing ?? o.missing { throw PlanesRefusal("the planes have no \(m) property") }
+        guard let connectorCrtc = c["CRTC_ID"], let mode = k["MODE_ID"], let active = k["ACTIVE"] else {
+            throw PlanesRefusal("the connector or CRTC lacks CRTC_ID, MODE_ID or ACTIVE")
+        }
+        if let blend = overlay.property("pixel blend mode"), case .enumeration(let choices) = blend.kind {
+            guard let pre = choices.first(where: { $0.name == "Pre-multiplied" }) else {
+                throw PlanesRefusal("overlay plane \(overlay.id) cannot blend premultiplied pixels (\(blend.allowedText))")
+            }
+            o.blend = blend.id
+            o.premultiplied = pre.value
+        }
+        if let alpha = overlay.property("alpha"), !alpha.immutable { o.alpha = alpha.id }
+        if let zpos = overlay.property("zpos"), !zpos.immutable, case .range(_, let top) = zpos.kind {
+            o.zpos = zpos.id
+            o.zposTop = top
+        }
+        return AtomicPlanes(connector: connector.id, connectorCrtc: connectorCrtc, crtc: crtc.id, crtcMode: mode,
+                            crtcActive: active, primary: p, overlay: o, writeback: nil)
     }
 
     /// The whole state: the connector on the CRTC with `modeBlob`, active or not, the map on the

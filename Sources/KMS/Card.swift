@@ -47,6 +47,8 @@ public struct ConnectorState: Sendable {
 }
 
 public protocol DRMCard: AnyObject {
+    /// This card's atomic interface, when it has one (`AtomicCard` gives itself; the rest none).
+    var atomic: (any AtomicCard)? { get }
     /// The device path ("/dev/dri/card0"), for every message.
     var path: String { get }
     /// The kernel driver's name ("bochs", "virtio_gpu", "vc4").

@@ -1,5 +1,6 @@
 import CDRM
 import Glibc
+import Raster
 import Syscall
 
 /// Atomic commits on a real card: the ioctl called with the request's own arrays.
