@@ -23,6 +23,16 @@ enum EmbeddedBinaries {
 
     nonisolated(unsafe) private static var built: [Arch: Result<String, TestFailure>] = [:]
 
+    /// The architectures the tests build and run: armhf unless `PULSEDOT_EMBEDDED_ARCHES` says
+    /// otherwise (`arm64,armhf`). Each build takes minutes on two cores, and armhf is the one no
+    /// other test covers (32-bit, no NEON, 64-bit offsets); arm64's renderer is ARMRendererTests'.
+    static var tested: [Arch] {
+        guard let list = ProcessInfo.processInfo.environment["PULSEDOT_EMBEDDED_ARCHES"] else { return [.armhf] }
+        let named = list.split(separator: ",").compactMap { Arch(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        // A list naming nothing known still tests something.
+        return named.isEmpty ? [.armhf] : named
+    }
+
     /// Skips (with the reason) where the toolchain has no Embedded standard library for the
     /// architecture, or `PULSEDOT_SKIP=arm`.
     static func requireToolchain(_ arch: Arch) throws {
