@@ -3,6 +3,7 @@ import Config
 import Display
 import GPSD
 import Geo
+import LocationDot
 import Positioning
 import Raster
 import Text

@@ -28,8 +28,7 @@ final class CorpusTests: XCTestCase {
             let name = file.lastPathComponent
             // Unpaced: the client connects as soon as gpsd listens, well inside the 1.4 s gpsfake
             // waits after its own watch before it starts feeding.
-            let gpsd = try GPSFake(log: file)
-            try gpsd.waitUntilListening()
+            let gpsd = try GPSFake.started(log: file)
             let h = try ClientHarness.local(port: gpsd.port, realTime: true)
             h.start()
             XCTAssertTrue(h.pump(until: { gpsd.feedEnded }, timeout: 90), "\(name): gpsfake ends")

@@ -22,8 +22,7 @@ final class FaultTests: XCTestCase {
     func testWatchReconnectsAfterGpsdIsKilledMidStreamAndStartedAgain() throws {
         if TestEnvironment.optedOut("gpsd") { return }
         let log = try NMEAFeed.journey(leadIn: 2).write(to: directory)
-        let first = try GPSFake(log: log, once: false, pace: 0.02)
-        try first.waitUntilListening()
+        let first = try GPSFake.started(log: log, once: false, pace: 0.02)
         let watch = try ChildProcess(try TestEnvironment.pulsedotBinary(), ["watch", "--gpsd", "127.0.0.1:\(first.port)"])
         defer { watch.terminate() }
         func fixCount() -> Int { watch.stdout.split(separator: "\n").count }

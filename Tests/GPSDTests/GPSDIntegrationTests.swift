@@ -24,8 +24,7 @@ final class GPSDIntegrationTests: XCTestCase {
     func testWatchPrintsExactlyTheFixesGpsdReports() throws {
         if TestEnvironment.optedOut("gpsd") { return }
         let log = try NMEAFeed.journey().write(to: directory)
-        let gpsd = try GPSFake(log: log, pace: 0.02)
-        try gpsd.waitUntilListening()
+        let gpsd = try GPSFake.started(log: log, pace: 0.02)
         let watch = try ChildProcess(try TestEnvironment.pulsedotBinary(), ["watch", "--gpsd", "127.0.0.1:\(gpsd.port)", "--timeout", "20"])
         defer { watch.terminate() }
         try gpsd.waitForFeedEnd()
@@ -64,8 +63,7 @@ final class GPSDIntegrationTests: XCTestCase {
     func testClientSeesGpsdsFixesGSTSkyAndTheLostFix() throws {
         if TestEnvironment.optedOut("gpsd") { return }
         let log = try NMEAFeed.journey().write(to: directory)
-        let gpsd = try GPSFake(log: log, pace: 0.02)
-        try gpsd.waitUntilListening()
+        let gpsd = try GPSFake.started(log: log, pace: 0.02)
         let h = try ClientHarness.local(port: gpsd.port, realTime: true)
         h.start()
         XCTAssertTrue(h.pump(until: { gpsd.feedEnded }, timeout: 90), "gpsfake ends")
@@ -121,9 +119,8 @@ final class GPSDIntegrationTests: XCTestCase {
     func testWatchExitsZeroAfterCountFixesOverIPv6() throws {
         if TestEnvironment.optedOut("gpsd") { return }
         let log = try NMEAFeed.journey(leadIn: 2).write(to: directory)
-        let gpsd = try GPSFake(log: log, once: false, pace: 0.02)
+        let gpsd = try GPSFake.started(log: log, once: false, pace: 0.02)
         defer { gpsd.stop() }
-        try gpsd.waitUntilListening()
         let result = try runProgram(try TestEnvironment.pulsedotBinary(), ["watch", "--gpsd", "[::1]:\(gpsd.port)", "--count", "5"], timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 5)
@@ -135,9 +132,8 @@ final class GPSDIntegrationTests: XCTestCase {
     func testWatchFindsGpsdByNameThroughTheWorkerThread() throws {
         if TestEnvironment.optedOut("gpsd") { return }
         let log = try NMEAFeed.journey(leadIn: 2).write(to: directory)
-        let gpsd = try GPSFake(log: log, once: false, pace: 0.02)
+        let gpsd = try GPSFake.started(log: log, once: false, pace: 0.02)
         defer { gpsd.stop() }
-        try gpsd.waitUntilListening()
         let result = try runProgram(try TestEnvironment.pulsedotBinary(), ["watch", "--gpsd", "localhost:\(gpsd.port)", "--count", "3"], timeout: 60)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 3)

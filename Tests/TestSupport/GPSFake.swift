@@ -70,6 +70,25 @@ public final class GPSFake {
         throw TestFailure("gpsfake died before its gpsd listened, three times, on \(log.lastPathComponent):\n\(said)")
     }
 
+    /// A gpsfake (on a free port) whose gpsd accepts connections. gpsfake's start-up race (its own
+    /// client refused before its gpsd listens: "socket error … Connection refused", and it exits)
+    /// starts it again, at most three times, as `listening` and `play` do.
+    public static func started(log: URL, once: Bool = true, pace: Double? = nil) throws -> GPSFake {
+        var said = ""
+        for _ in 0..<3 {
+            let fake = try GPSFake(log: log, once: once, pace: pace)
+            do {
+                try fake.waitUntilListening()
+                return fake
+            } catch {
+                guard fake.child.stderr.contains("socket error") else { throw error }
+                said += "\(error)\n"
+                fake.stop()
+            }
+        }
+        throw TestFailure("gpsfake died before its gpsd listened, three times, on \(log.lastPathComponent):\n\(said)")
+    }
+
     /// Waits until gpsd accepts TCP connections on 127.0.0.1:port.
     public func waitUntilListening(timeout: Double = 15) throws {
         let ok = ChildProcess.waitUntil(timeout: timeout) { Self.accepts(port: port) || !child.isRunning }
