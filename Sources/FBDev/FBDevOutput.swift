@@ -222,8 +222,9 @@ public final class FBDevOutput: Display {
 
     /// Whether FBIO_WAITFORVSYNC waits for a frame (DRM's fbdev emulation answers at once on
     /// drivers without a vblank interrupt), asked through the waiter with a bound so a driver that
-    /// never answers cannot hold up the start; sets `pacing` and says why. Two waits: the first
-    /// ends at a vblank, so the second lasts a whole frame where the driver really waits.
+    /// never answers cannot hold up the start; sets `pacing` and says why. The first wait ends at
+    /// a vblank, so each later one lasts a whole frame where the driver really waits; the shortest
+    /// of the later ones decides (one delayed by a busy machine does not pass for a vblank).
     private func probeVSync() -> String {
         let waiter: VSyncWaiter
         do {
@@ -234,7 +235,7 @@ public final class FBDevOutput: Display {
         }
         vsync = waiter
         var spans: [Int64] = []
-        for _ in 0..<2 {
+        for _ in 0...vsyncProbeWaits {
             let begin = clock()
             waiter.begin(at: begin)
             guard let outcome = waiter.awaitFinished(timeoutMilliseconds: Int32(Self.vsyncBound / 1_000_000)) else {
@@ -250,7 +251,7 @@ public final class FBDevOutput: Display {
             spans.append(clock() - begin)
         }
         // Where the wait returns at once, pacing by it would be no pacing at all.
-        guard spans[1] >= shortestFrameNanoseconds else {
+        guard spans.dropFirst().min() ?? 0 >= shortestFrameNanoseconds else {
             pacing = .timer
             return "FBIO_WAITFORVSYNC returns at once (no vblank interrupt): the frame timer paces"
         }
