@@ -128,10 +128,12 @@ final class QEMUMachine {
     func run(_ command: String, timeout: Double = 60) throws -> (status: Int32, output: String) {
         commandCounter += 1
         let n = commandCounter
-        try send("{ \(command) ; } > /tmp/out.\(n) 2>&1; s=$?; sed 's/^/@\(n) /' /tmp/out.\(n); echo \"@\(n)-EXIT $s\"")
+        // Each output line is marked `@n| ` at its start: a bare "@n " also occurs inside output
+        // ("1024x768@60 …" when n is 60).
+        try send("{ \(command) ; } > /tmp/out.\(n) 2>&1; s=$?; sed 's/^/@\(n)| /' /tmp/out.\(n); echo \"@\(n)-EXIT $s\"")
         let line = try waitForSerial("@\(n)-EXIT ", timeout: timeout)
         let status = Int32(line.split(separator: " ").last.map(String.init) ?? "") ?? -1
-        let output = linesSince(prefix: "@\(n) ").joined(separator: "\n")
+        let output = linesSince(prefix: "@\(n)| ").joined(separator: "\n")
         return (status, output)
     }
 
@@ -218,10 +220,13 @@ final class QEMUMachine {
         }
     }
 
+    /// The lines of the serial log that start with `prefix` (a carriage return before it
+    /// aside), without it.
     private func linesSince(prefix: String) -> [String] {
         serialLog.split(separator: "\n").compactMap { line in
-            guard let r = line.range(of: prefix) else { return nil }
-            return String(line[r.upperBound...])
+            let text = line.drop { $0 == "\r" }
+            guard text.hasPrefix(prefix) else { return nil }
+            return String(text.dropFirst(prefix.count))
         }
     }
 
