@@ -68,6 +68,11 @@ public protocol Display: AnyObject {
     /// A plane for the dot above the canvas when the display composes it in hardware; nil: the
     /// dot is painted into the canvas.
     var spritePlane: SpritePlane? { get }
+    /// The primary plane as a scrolling window over map pictures of the canvas's size plus
+    /// `margin` on every side, when the display can show them that way: made on the first call
+    /// (buffers, a test commit; said in the log), the same plane after; nil: the map pans in the
+    /// canvas. Asked when a view is made, never per frame.
+    func mapScrollPlane(margin: Int) -> MapScrollPlane?
     /// Puts the display back as it was (the console) and frees everything. Safe to call twice.
     func close()
 
@@ -86,6 +91,7 @@ extension Display {
     public func route(copyOut copier: CanvasCopier) {}
     public func recordNextFrame() -> Bool { false }
     public var spritePlane: SpritePlane? { nil }
+    public func mapScrollPlane(margin: Int) -> MapScrollPlane? { nil }
     /// A display without events of its own (files, memory) has nothing to poll.
     public var pollDescriptor: Int32? { nil }
     public func handleEvents() throws(Thrown) {}

@@ -25,6 +25,14 @@ public final class BenchFrames {
     public let sprite: DotSprite?
     public let spriteTargets: [OwnedPixelBuffer]
     public private(set) var spritePlace: Rect?
+    /// With `composition = planes` and `pan`: the map pictures a primary plane scrolls over
+    /// (`PlaneMap.margin` of map around the screen, the daemon's), the one shown and its window.
+    public let pictures: [OwnedPixelBuffer]
+    private var mapScroll: MapScroll?
+    private var picture = 0
+    public private(set) var window: (x: Int, y: Int)?
+    /// The daemon's margin of map around the screen in each picture (Scene's `PlaneMap.margin`).
+    public static let pictureMargin = 128
 
     public init(_ options: BenchOptions) throws(FrameError) {
         self.options = options
@@ -53,6 +61,15 @@ public final class BenchFrames {
             sprite = nil
             spriteTargets = []
         }
+        if options.composition == .planes, options.scene == .pan {
+            let m = Self.pictureMargin
+            pictures = (0..<2).map { _ in OwnedPixelBuffer(width: options.width + 2 * m, height: options.height + 2 * m, format: options.format) }
+            mapScroll = MapScroll(viewWidth: options.width, viewHeight: options.height, mapWidth: map.buffer.width,
+                                  mapHeight: map.buffer.height, pictureWidth: options.width + 2 * m,
+                                  pictureHeight: options.height + 2 * m, margin: m)
+        } else {
+            pictures = []
+        }
         if options.scene == .copy {
             // The picture the copy scene copies: frame 0, drawn once.
             let f = scene.frame(0)
@@ -69,6 +86,7 @@ public final class BenchFrames {
             return (0, renderer.copyOut(renderer.bounds, to: target, rotation: options.rotation).area)
         }
         let f = scene.frame(n)
+        if mapScroll != nil { return stepOnPictures(n, f) }
         if options.scene == .pan {
             renderer.scrollBackground(toX: f.originX, y: f.originY)
             renderer.invalidate()
@@ -89,6 +107,45 @@ public final class BenchFrames {
         return (changed.area, written.area)
     }
 
-    /// The hash of what frame `n` left in its scan-out buffer.
-    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(targets[n & 1].buffer) }
+    /// `pan` with the dot on its plane and the map on a scrolling primary plane: the window
+    /// moves, the map is drawn into the other picture only when the window would leave this one,
+    /// and the canvas is not touched. A dot too large for its plane goes into the canvas as in
+    /// software composition (the pictures then drawn anew).
+    private func stepOnPictures(_ n: Int, _ f: (x: Double, y: Double, originX: Int, originY: Int)) -> (touched: Int, copied: Int) {
+        let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
+        guard let sprite, let place = sprite.placement(appearance, centerX: f.x, centerY: f.y) else {
+            mapScroll!.forget()
+            window = nil
+            spritePlace = nil
+            renderer.scrollBackground(toX: f.originX, y: f.originY)
+            renderer.invalidate()
+            let changed = renderer.render(appearance, centerX: f.x, centerY: f.y)
+            return (changed.area, renderer.copyOut(changed, to: targets[n & 1].buffer).area)
+        }
+        sprite.paint(appearance, centerX: f.x, centerY: f.y, at: place, into: spriteTargets[n % 3].buffer)
+        spritePlace = place
+        var copied = 0
+        switch mapScroll!.step(offsetX: f.originX, offsetY: f.originY) {
+        case .move(let x, let y):
+            window = (x, y)
+        case .redraw(let ox, let oy, let x, let y):
+            picture ^= 1
+            mapScroll!.draw(map.buffer, originX: ox, originY: oy, into: pictures[picture].buffer)
+            copied = mapScroll!.usedWidth * mapScroll!.usedHeight
+            window = (x, y)
+        }
+        return (0, copied)
+    }
+
+    /// The hash of what frame `n` left in its scan-out buffer (with map pictures: the window of
+    /// the picture shown).
+    public func hash(_ n: Int) -> UInt64 {
+        if let window, !pictures.isEmpty {
+            let p = pictures[picture].buffer
+            let bpp = p.format.bytesPerPixel
+            return BenchHash.frame(PixelBuffer(base: p.row(window.y) + window.x * bpp, width: options.width,
+                                               height: options.height, stride: p.stride, format: p.format))
+        }
+        return BenchHash.frame(targets[n & 1].buffer)
+    }
 }

@@ -102,6 +102,9 @@ public protocol AtomicCard: DRMCard {
     /// Waits at most `timeoutMilliseconds` for the fence `fd` (a writeback's out-fence) to signal,
     /// then closes it: whether it signalled.
     func waitForFence(_ fd: Int32, timeoutMilliseconds: Int32) -> Bool
+    /// The largest framebuffer the driver takes (its mode config's max width and height); nil
+    /// when it cannot be read.
+    func largestFramebuffer() -> (width: Int, height: Int)?
 }
 
 extension FourCC {

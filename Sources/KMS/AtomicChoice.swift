@@ -77,7 +77,7 @@ extension AtomicKMSOutput {
             }
             var request = AtomicRequest()
             let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -side / 4, y: -side / 4, width: side, height: side)
-            planes.full(modeBlob: blob, active: true, map: legacy.firstFramebuffer, width: mode.width, height: mode.height,
+            planes.full(modeBlob: blob, active: true, map: PrimaryState(framebuffer: legacy.firstFramebuffer), width: mode.width, height: mode.height,
                         sprite: probe, in: &request)
             try card.commit(request, flags: [.testOnly, .allowModeset])
         }

@@ -37,34 +37,39 @@ public final class AtomicKMSOutput: Display, SpritePlane {
 
     let planes: AtomicPlanes
     private var shadow: DisplayCanvas
-    private var maps: [ScanoutBuffer]
+    private(set) var maps: [ScanoutBuffer]
     private var sprites: [ScanoutBuffer]
-    private var modeBlob: UInt32
-    private var request = AtomicRequest()
+    var modeBlob: UInt32
+    var request = AtomicRequest()
     private var damage: Damage
     /// The map buffer on screen, or queued to be.
-    private var front = 0
+    private(set) var front = 0
     /// Sprite buffers: on screen, queued in the commit in flight, being painted.
     private var spriteShown: Int?
     private var spriteQueued: Int?
     private var spriteDrawing = 0
     /// The overlay as the next commit leaves it, and whether that differs from the last commit.
-    private var sprite = SpriteState()
+    var sprite = SpriteState()
     private var spriteChanged = false
     public private(set) var takesSprites = true
-    private var pending = false
+    private(set) var pending = false
     private var pendingSince = MonotonicInstant(nanoseconds: 0)
     private var saved: SavedCrtc?
-    private var started = false
-    private var closed = false
+    private(set) var started = false
+    private(set) var closed = false
     private var blanked = false
     private var unplugged = false
-    private let log: (String) -> Void
+    let log: (String) -> Void
     private let clock: () -> MonotonicInstant
     /// The writeback connector's buffer (made on the first capture) and where the kernel writes
     /// the capture's out-fence.
     private var captureBuffer: ScanoutBuffer?
     private let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// The map pictures the primary plane scrolls over, once a view asked for them; nil: none.
+    var pictures: MapPictures?
+    /// Whether the commit in flight changed the primary plane's framebuffer (the one it replaces
+    /// stays on screen until it completes).
+    var primarySwitchPending = false
 
     public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
     public var displayName: String { "\(name) \(mode)" }
@@ -78,7 +83,9 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public var spritePlane: SpritePlane? { self }
     public var spriteBuffer: PixelBuffer { sprites[spriteDrawing].pixels }
     public var pollDescriptor: Int32? { started ? card.eventDescriptor : nil }
-    public var isSettled: Bool { !pending && damage.current.isEmpty && !spriteChanged }
+    public var isSettled: Bool {
+        !pending && !spriteChanged && !(pictures?.changed ?? false) && (showsPicture || damage.current.isEmpty)
+    }
     /// Whether a commit is queued and its event not yet read.
     public var isCommitPending: Bool { pending }
 
@@ -104,6 +111,9 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         shadow.adopt(frame)
     }
     public func route(copyOut copier: CanvasCopier) { shadow.route(through: copier) }
+
+    /// The whole canvas is to go out again (it was behind a map picture).
+    func canvasBehind() { damage.add(Rect(x: 0, y: 0, width: mode.width, height: mode.height)) }
 
     // MARK: The sprite
 
@@ -154,14 +164,15 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         do {
             if saved == nil { saved = try card.saveCrtc(crtc.id) }
             request.removeAll()
-            planes.full(modeBlob: modeBlob, active: true, map: maps[0].framebuffer, width: mode.width, height: mode.height,
+            front = 0
+            planes.full(modeBlob: modeBlob, active: true, map: primaryState, width: mode.width, height: mode.height,
                         sprite: sprite, in: &request)
             try card.commit(request, flags: [.allowModeset])
         } catch {
             throw KMSError.classify(error, device: card.path)
         }
         started = true
-        front = 0
+        pictures?.committed()
         spriteCommitted()
         spriteShown = spriteQueued
         spriteQueued = nil
@@ -175,19 +186,24 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public func present(damage rect: Rect, frame: FrameStamp) throws(KMSError) {
         precondition(started && !closed, "AtomicKMSOutput.present before start() or after close()")
         statistics.presents += 1
-        damage.add(rect)
+        // A picture on screen leaves the canvas behind it; `showCanvas` brings all of it back.
+        if !showsPicture { damage.add(rect) }
         if pending {
             statistics.deferred += 1
             return
         }
-        if blanked || (damage.current.isEmpty && !spriteChanged) { return }
+        let copies = !showsPicture && !damage.current.isEmpty
+        let primaryChanged = pictures?.changed ?? false
+        if blanked || (!copies && !spriteChanged && !primaryChanged) { return }
         request.removeAll()
         var back = front
-        if !damage.current.isEmpty {
+        if copies {
             back = 1 - front
             let written = shadow.copyOut(region: damage.union, to: maps[back].pixels, rotation: .r0)
             statistics.pixelsCopied += written.area
-            request.set(planes.primary.id, planes.primary.fb, UInt64(maps[back].framebuffer))
+        }
+        if copies || primaryChanged {
+            planes.primaryOnly(primaryState(canvas: back), width: mode.width, height: mode.height, in: &request)
         }
         if spriteChanged { planes.spriteOnly(sprite, in: &request) }
         do {
@@ -195,6 +211,13 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         } catch {
             if error.errno == EBUSY {
                 statistics.busy += 1
+                return
+            }
+            if primaryChanged, showsPicture, error.errno == EINVAL || error.errno == ERANGE {
+                // A window the test commit did not cover: scrolling is given up, said once; the
+                // screen keeps what it shows until the view draws the canvas again.
+                log("\(name): the driver refused the map's window at (\(pictures?.next?.x ?? 0), \(pictures?.next?.y ?? 0)) (\(error.message)); the map moves in the canvas from now on")
+                pictures?.refused()
                 return
             }
             guard spriteChanged, sprite.framebuffer != 0, error.errno == EINVAL || error.errno == ERANGE else {
@@ -211,8 +234,10 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         statistics.commits += 1
         pending = true
         pendingSince = clock()
+        primarySwitchPending = copies || (pictures?.switches ?? false)
         front = back
-        damage.endFrame()
+        if copies { damage.endFrame() }
+        pictures?.committed()
         spriteCommitted()
     }
 
@@ -234,6 +259,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             if pending { presentation.add(waited: pendingSince.duration(to: clock()).nanoseconds) }
             presentation.presented &+= UInt64(completed)
             pending = false
+            primarySwitchPending = false
             if let q = spriteQueued { spriteShown = q }
             if sprite.framebuffer == 0 { spriteShown = nil }
             spriteQueued = nil
@@ -266,7 +292,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         // The dot's plane asked again, as at start: what the driver takes may depend on the output.
         if takesSprites, sprite.framebuffer != 0 {
             request.removeAll()
-            planes.full(modeBlob: modeBlob, active: true, map: maps[front].framebuffer, width: mode.width, height: mode.height,
+            planes.full(modeBlob: modeBlob, active: true, map: primaryState, width: mode.width, height: mode.height,
                         sprite: sprite, in: &request)
             do { try card.commit(request, flags: [.testOnly, .allowModeset]) } catch {
                 log("\(name): after the reconnect the driver refuses the dot's plane (\(error.message)); composing in software from now on")
@@ -298,9 +324,10 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     private func commitWholeState(active: Bool) throws(KMSError) {
         finishPendingCommit()
         request.removeAll()
-        planes.full(modeBlob: modeBlob, active: active, map: maps[front].framebuffer, width: mode.width, height: mode.height,
+        planes.full(modeBlob: modeBlob, active: active, map: primaryState, width: mode.width, height: mode.height,
                     sprite: sprite, in: &request)
         do { try card.commit(request, flags: [.allowModeset]) } catch { throw KMSError.classify(error, device: card.path) }
+        pictures?.committed()
         spriteCommitted()
         spriteShown = active ? spriteQueued : nil
         spriteQueued = nil
@@ -328,7 +355,8 @@ public final class AtomicKMSOutput: Display, SpritePlane {
                 }
             }
         }
-        for b in maps + sprites { card.destroyBuffer(b) }
+        for b in maps + sprites + (pictures?.buffers ?? []) { card.destroyBuffer(b) }
+        pictures = nil
         if let captureBuffer { card.destroyBuffer(captureBuffer) }
         captureBuffer = nil
         maps = []
@@ -337,7 +365,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         card.close()
     }
 
-    private func finishPendingCommit() {
+    func finishPendingCommit() {
         let deadline = clock().advanced(by: KMSOutput.pendingFlipWait)
         while pending {
             let timeout = Poll.timeoutMilliseconds(until: deadline, now: clock())

@@ -31,8 +31,10 @@ struct AtomicPlanes {
             return needed.first { $0.1 == 0 }?.0
         }
 
-        /// `fb`'s top-left `width`×`height` at (`x`, `y`) on `crtcID`; framebuffer 0 switches the plane off.
-        func show(_ fb: UInt32, on crtcID: UInt32, x: Int, y: Int, width: Int, height: Int, in r: inout AtomicRequest) {
+        /// `width`×`height` of `fb` from (`sourceX`, `sourceY`) at (`x`, `y`) on `crtcID`;
+        /// framebuffer 0 switches the plane off.
+        func show(_ fb: UInt32, on crtcID: UInt32, x: Int, y: Int, width: Int, height: Int,
+                  sourceX: Int = 0, sourceY: Int = 0, in r: inout AtomicRequest) {
             if fb == 0 {
                 r.set(id, self.fb, 0)
                 r.set(id, crtc, 0)
@@ -40,8 +42,8 @@ struct AtomicPlanes {
             }
             r.set(id, self.fb, UInt64(fb))
             r.set(id, crtc, UInt64(crtcID))
-            r.set(id, srcX, 0)
-            r.set(id, srcY, 0)
+            r.set(id, srcX, UInt64(sourceX) << 16)
+            r.set(id, srcY, UInt64(sourceY) << 16)
             r.set(id, srcW, UInt64(width) << 16)
             r.set(id, srcH, UInt64(height) << 16)
             r.set(id, crtcX, signed: x)
@@ -118,7 +120,7 @@ struct AtomicPlanes {
 
     /// The whole state: the connector on the CRTC with `modeBlob`, active or not, the map on the
     /// primary plane and the sprite (or nothing) on the overlay.
-    func full(modeBlob: UInt32, active: Bool, map: UInt32, width: Int, height: Int, sprite: SpriteState,
+    func full(modeBlob: UInt32, active: Bool, map: PrimaryState, width: Int, height: Int, sprite: SpriteState,
               in r: inout AtomicRequest) {
         r.set(connector, connectorCrtc, UInt64(active ? crtc : 0))
         if let w = writeback { r.set(w.connector, w.crtc, UInt64(active ? crtc : 0)) }
@@ -129,7 +131,7 @@ struct AtomicPlanes {
             overlay.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r)
             return
         }
-        primary.show(map, on: crtc, x: 0, y: 0, width: width, height: height, in: &r)
+        primaryOnly(map, width: width, height: height, in: &r)
         overlay.blending(in: &r)
         spriteOnly(sprite, in: &r)
     }
@@ -144,6 +146,12 @@ struct AtomicPlanes {
         return Writeback(connector: c.id, crtc: crtcID, fb: fb, fencePointer: fence)
     }
 
+    /// The primary plane showing the screen's `width`×`height` of `map` from its window.
+    func primaryOnly(_ map: PrimaryState, width: Int, height: Int, in r: inout AtomicRequest) {
+        primary.show(map.framebuffer, on: crtc, x: 0, y: 0, width: width, height: height,
+                     sourceX: map.x, sourceY: map.y, in: &r)
+    }
+
     func spriteOnly(_ sprite: SpriteState, in r: inout AtomicRequest) {
         overlay.show(sprite.framebuffer, on: crtc, x: sprite.x, y: sprite.y, width: sprite.width, height: sprite.height, in: &r)
     }
@@ -153,6 +161,13 @@ struct AtomicPlanes {
 struct SpriteState: Equatable {
     var framebuffer: UInt32 = 0
     var x = 0, y = 0, width = 0, height = 0
+}
+
+/// What the primary plane shows: a framebuffer (a copy of the canvas, or a larger map picture)
+/// from the window whose top-left is (x, y).
+struct PrimaryState: Equatable {
+    var framebuffer: UInt32
+    var x = 0, y = 0
 }
 
 /// Why the dot is not composed on a plane: one line for the log.

@@ -38,6 +38,12 @@ extension LibDRMCard: AtomicCard {
         return id
     }
 
+    public func largestFramebuffer() -> (width: Int, height: Int)? {
+        guard let res = drmModeGetResources(fd.rawValue) else { return nil }
+        defer { drmModeFreeResources(res) }
+        return (Int(res.pointee.max_width), Int(res.pointee.max_height))
+    }
+
     public func createSpriteBuffer(width: Int, height: Int) throws(SyscallError) -> ScanoutBuffer {
         try createBuffer(width: width, height: height, format: .xrgb8888, fourcc: FourCC.argb8888)
     }

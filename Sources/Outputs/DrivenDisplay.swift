@@ -10,7 +10,9 @@ public final class DrivenDisplay {
     public let display: any Display
     public var view: SceneView {
         didSet {
+            oldValue.stopPanning()
             if let plane = display.spritePlane { view.putDot(on: plane) }
+            view.panMap(on: display)
             route.renderer = view.renderer
         }
     }
@@ -32,6 +34,7 @@ public final class DrivenDisplay {
             return .failure(DisplayOpener.Unavailable(description: error.description, recovery: .giveUp))
         }
         if let plane = display.spritePlane { view.putDot(on: plane) }
+        view.panMap(on: display)
         display.adopt(canvas: view.renderer.canvas.buffer)
         let driven = DrivenDisplay(display: display, view: view)
         display.route(copyOut: CanvasCopier { [route = driven.route] region, target, rotation in

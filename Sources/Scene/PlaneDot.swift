@@ -41,6 +41,20 @@ public final class PlaneDot {
         return renderer.render(appearance, centerX: centerX, centerY: centerY)
     }
 
+    /// The whole dot on the plane (or the plane emptied when there is none), nothing drawn into
+    /// the canvas: true; false when the dot needs the canvas too (nothing is done then).
+    public func placeAlone(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Bool {
+        guard plane.takesSprites else { return false }
+        guard let appearance else {
+            plane.hideSprite()
+            shown = nil
+            return true
+        }
+        guard let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) else { return false }
+        show(appearance, centerX, centerY, place)
+        return true
+    }
+
     private func show(_ appearance: DotAppearance, _ x: Double, _ y: Double, _ place: Rect) {
         sprite.paint(appearance, centerX: x, centerY: y, at: place, into: plane.spriteBuffer)
         plane.showSprite(x: place.x, y: place.y, width: place.width, height: place.height)

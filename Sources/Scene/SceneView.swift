@@ -27,6 +27,10 @@ public final class SceneView {
     private var notes: [String] = []
     /// The dot on the display's sprite plane; nil: painted into the canvas.
     public private(set) var planeDot: PlaneDot?
+    /// The map image panned on the display's primary plane; nil: in the canvas.
+    public private(set) var planeMap: PlaneMap?
+    /// Whether the canvas lags behind the screen (the screen showed a map picture instead).
+    private var canvasBehind = false
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -101,6 +105,20 @@ public final class SceneView {
     /// canvas when the view moved. Allocates nothing.
     public func draw(at now: Double) -> Rect {
         let frame = scene.frame(at: now)
+        last = frame
+        let centre = frame.center ?? MapPoint(x: 0, y: 0)
+        let appearance = frame.center == nil ? nil : frame.appearance
+        if let planeMap, planeMap.plane.scrollsMap, let planeDot,
+           planeDot.placeAlone(appearance, centerX: centre.x, centerY: centre.y) {
+            planeMap.show(offsetX: frame.offset.x, offsetY: frame.offset.y)
+            canvasBehind = true
+            return .empty
+        }
+        if let planeMap, planeMap.isShown { planeMap.leave() }
+        if canvasBehind {
+            canvasBehind = false
+            renderer.invalidate()
+        }
         if let tiles {
             let was = tiles.mosaic.offset
             if tiles.show(offset: frame.offset) { renderer.scrollCanvas(byX: frame.offset.x - was.x, y: frame.offset.y - was.y) }
@@ -111,9 +129,6 @@ public final class SceneView {
         } else if window.show(offset: frame.offset) {
             renderer.invalidate()
         }
-        last = frame
-        let centre = frame.center ?? MapPoint(x: 0, y: 0)
-        let appearance = frame.center == nil ? nil : frame.appearance
         if let planeDot { return planeDot.render(renderer, appearance, centerX: centre.x, centerY: centre.y) }
         return renderer.render(appearance, centerX: centre.x, centerY: centre.y)
     }
@@ -121,6 +136,33 @@ public final class SceneView {
     /// Puts the dot on `plane` from the next frame (the display composes it over the canvas).
     public func putDot(on plane: SpritePlane) {
         planeDot = PlaneDot(plane: plane, style: renderer.style, scale: renderer.scale)
+    }
+
+    /// Pans the map image on `display`'s primary plane from the next frame, when the view moves
+    /// over a whole map image, the dot is on a plane, and the display scrolls pictures.
+    public func panMap(on display: any Display) {
+        guard planeDot != nil, window.scrolls, scene.map.follow != .off, let whole = window.source?.wholeFrame,
+              let plane = display.mapScrollPlane(margin: PlaneMap.margin) else { return }
+        planeMap = PlaneMap(plane: plane, map: whole, viewWidth: renderer.width, viewHeight: renderer.height)
+    }
+
+    /// Stops panning on the display's plane (this view is being replaced): the canvas from the
+    /// next frame.
+    public func stopPanning() {
+        planeMap?.leave()
+        planeMap = nil
+    }
+
+    /// The canvas as the screen shows it under the dot: drawn now when the screen showed a map
+    /// picture instead (a snapshot), else as it is.
+    public func currentCanvas() -> PixelBuffer {
+        if canvasBehind {
+            canvasBehind = false
+            renderer.scrollBackground(toX: last.offset.x, y: last.offset.y)
+            renderer.invalidate()
+            renderer.render(nil, centerX: 0, centerY: 0)
+        }
+        return renderer.canvas.buffer
     }
 
     /// Whether `takeNotes` has lines for the log (checked each frame; the lines are rare).

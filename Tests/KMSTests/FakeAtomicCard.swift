@@ -111,6 +111,10 @@ final class FakeAtomicCard: AtomicCard {
 
     func disableAtomic() { atomicDisabled += 1 }
 
+    /// The driver's largest framebuffer (nil: not said).
+    var framebufferLimit: (width: Int, height: Int)? = (4096, 4096)
+    func largestFramebuffer() -> (width: Int, height: Int)? { framebufferLimit }
+
     /// 0 offers the writeback connector `resourcesValue` lists ("Writeback-…").
     var writebackErrno: Int32 = EOPNOTSUPP
     func enableWriteback() -> Int32 { writebackErrno }
@@ -129,7 +133,9 @@ final class FakeAtomicCard: AtomicCard {
     /// The composed pixel at (x, y): the primary plane's, the overlay's picture over it.
     func screen(_ x: Int, _ y: Int) -> UInt32 {
         guard let fb = value(20, "FB_ID"), let map = inner.buffers[UInt32(fb)] else { return 0 }
-        var pixel = FakeCard.read(map.pixels, x, y)
+        // SRC_X/SRC_Y are 16.16 fixed point: the window of a larger framebuffer.
+        let wx = Int((value(20, "SRC_X") ?? 0) >> 16), wy = Int((value(20, "SRC_Y") ?? 0) >> 16)
+        var pixel = FakeCard.read(map.pixels, x + wx, y + wy)
         guard let sfb = value(21, "FB_ID"), sfb != 0, let sprite = inner.buffers[UInt32(sfb)] else { return pixel }
         let ox = Int(Int64(bitPattern: value(21, "CRTC_X") ?? 0)), oy = Int(Int64(bitPattern: value(21, "CRTC_Y") ?? 0))
         let w = Int(value(21, "CRTC_W") ?? 0), h = Int(value(21, "CRTC_H") ?? 0)
