@@ -14,14 +14,14 @@ final class KMSPlanesTests: XCTestCase {
         try XCTSkipIf(TestEnvironment.optedOut("qemu"), "PULSEDOT_SKIP contains qemu")
     }
 
-    private struct Plane {
+    struct Plane {
         var id: Int
         var type: String
         var values: [String: String]
         func int(_ name: String) -> Int? { values[name].flatMap { Int($0) } }
     }
 
-    private func planes(_ vm: QEMUMachine) throws -> [Plane] {
+    func planes(_ vm: QEMUMachine) throws -> [Plane] {
         let r = try vm.run("pulsedot probe --device /dev/dri/card0 --json")
         XCTAssertEqual(r.status, 0, r.output)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any], r.output)
@@ -43,7 +43,7 @@ final class KMSPlanesTests: XCTestCase {
     }
 
     /// Reads a PNG the guest wrote, through the console in base64.
-    private func guestPNG(_ vm: QEMUMachine, _ guestPath: String) throws -> ScreenImage {
+    func guestPNG(_ vm: QEMUMachine, _ guestPath: String) throws -> ScreenImage {
         let encoded = try vm.run("base64 \(guestPath)", timeout: 120)
         guard encoded.status == 0, let data = Data(base64Encoded: encoded.output.split(separator: "\n").joined()) else {
             throw TestFailure("cannot read \(guestPath) from the guest: \(encoded.output.prefix(300))")
@@ -119,7 +119,7 @@ final class KMSPlanesTests: XCTestCase {
     }
 
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
-        let vm = try QEMUMachine.boot(display: .vkms)
+        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles())
         defer { vm.shutdown() }
         XCTAssertFalse(vm.serialLog.contains("PULSEDOT-INSMOD-FAILED"), vm.serialLog)
         let parameters = try vm.run("cat /sys/module/vkms/parameters/enable_overlay /sys/module/drm_kms_helper/parameters/fbdev_emulation; ls /dev/fb0")
@@ -163,6 +163,7 @@ final class KMSPlanesTests: XCTestCase {
         try checkWritebackMatchesTheRender(vm)
         try checkWritebackMatchesTheRender(vm, format: "rgb565")
         try checkTheDaemon(vm)
+        try checkTheMapPansOnThePrimaryPlane(vm)
 
         // SIGKILL leaves no time to switch anything off: the kernel removes the dead client's
         // framebuffers, and with them the planes that showed them go off.
