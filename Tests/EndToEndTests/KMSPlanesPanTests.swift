@@ -16,7 +16,7 @@ extension KMSPlanesTests {
                             -73.6 - 562.0 / 1800 * 0.012 + 0.012, 45.5 - 434.0 / 1400 * 0.0085 + 0.0085)
 
     /// Files for the guest: the map and a drive north-east across it (40 fixes, about 15 px east
-    /// and 10 px north apart).
+    /// and 10 px north apart, replayed at twice real time: 20 s of driving, 600 px east).
     static func panFiles() throws -> [(String, String)] {
         let dir = try TestEnvironment.temporaryDirectory("planes-pan")
         let (w, h) = panMap
@@ -36,10 +36,12 @@ extension KMSPlanesTests {
         let b = Self.panBounds
         let pid = try vm.spawn("STATE_DIRECTORY=/tmp pulsedot run --set display.output=kms --set display.composition=planes "
             + "--set display.fps=20 --set map.image=/pan/map.png --set map.bounds=\(b.0),\(b.1),\(b.2),\(b.3) "
-            + "--set map.follow=center --set source.replay=/pan/drive.nmea --set source.replaySpeed=4")
+            + "--set map.follow=center --set source.replay=/pan/drive.nmea --set source.replaySpeed=2 "
+            // The breath off: the inner dot's colour fully opaque, so it is found on the screen.
+            + "--set delayBetweenPulseCycles=inf")
         let log = try vm.waitForOutput(pid, containing: "the map scrolls on primary plane")
         XCTAssertTrue(log.contains("two 1280x1024 xrgb8888 pictures"), log, file: file, line: line)
-        XCTAssertTrue(log.contains("planes composition"), log, file: file, line: line)
+        XCTAssertTrue(log.contains("composes the dot on a hardware plane"), log, file: file, line: line)
 
         // A second client watches the primary plane while the view follows the drive.
         var windows: [[Int]] = []
@@ -78,7 +80,7 @@ extension KMSPlanesTests {
             }
         }
         XCTAssertEqual(wrong, 0, "screen pixels that are not the map at (\(ox), \(oy)); the first at \(String(describing: first))", file: file, line: line)
-        let dot = try XCTUnwrap(shot.centroid(of: (0, 122, 255)), file: file, line: line)
+        let dot = try XCTUnwrap(shot.centroid(of: (0, 122, 255)), "no dot on the screen at map (\(ox), \(oy)); the daemon said:\n\(snapped)", file: file, line: line)
         XCTAssertEqual(dot.x, 512, accuracy: 1, "follow = center keeps the dot in the middle", file: file, line: line)
         XCTAssertEqual(dot.y, 384, accuracy: 1, file: file, line: line)
         for p in try planes(vm) { XCTAssertEqual(p.int("FB_ID"), 0, "after exit: plane \(p.id) \(p.values)", file: file, line: line) }

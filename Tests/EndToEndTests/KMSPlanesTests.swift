@@ -1,6 +1,7 @@
 import Compositor
 import Foundation
 import LocationDot
+import Raster
 import TestSupport
 import XCTest
 
@@ -116,6 +117,40 @@ final class KMSPlanesTests: XCTestCase {
         XCTAssertGreaterThan(dot.count, 50, file: file, line: line)
         XCTAssertEqual(dot.x, expected.x, accuracy: 1.0 / 16, file: file, line: line)
         XCTAssertEqual(dot.y, expected.y, accuracy: 1.0 / 16, file: file, line: line)
+        if format == "xrgb8888" {
+            // And exactly the composition's software model: the map, the sprite blended over it.
+            let model = try softwareComposition(t: 1.2, x: 512, y: 384, scale: 2, background: render.pixel(0, 0))
+            var differing = 0, first: (Int, Int)?
+            for y in 0..<768 { for x in 0..<1024 where captured.pixel(x, y) != model.pixel(x, y) {
+                differing += 1
+                if first == nil { first = (x, y) }
+            } }
+            XCTAssertEqual(differing, 0, "pixels off the software model of the composition; the first at \(String(describing: first)): "
+                           + "\(first.map { "\(captured.pixel($0.0, $0.1)) vs \(model.pixel($0.0, $0.1))" } ?? "")", file: file, line: line)
+        }
+    }
+
+    /// The composition a display controller makes of `show`'s frame: the map (its plain colour,
+    /// `background`) with the dot's premultiplied sprite blended over it, in software.
+    private func softwareComposition(t: Double, x: Double, y: Double, scale: Double, background: (r: Int, g: Int, b: Int)) throws -> ScreenImage {
+        let style = DotStyle()
+        let colour = Color(r: UInt8(background.r), g: UInt8(background.g), b: UInt8(background.b))
+        let renderer = try FrameRenderer(width: 1024, height: 768, style: style, scale: scale, background: .color(colour))
+        renderer.render(nil, centerX: x, centerY: y)
+        let sprite = DotSprite(style: style, scale: scale, width: 512, height: 512)
+        let look = DotClock(style: style).appearance(at: t)
+        let place = try XCTUnwrap(sprite.placement(look, centerX: x, centerY: y))
+        let picture = OwnedPixelBuffer(width: place.width, height: place.height, format: .xrgb8888)
+        sprite.paint(look, centerX: x, centerY: y, at: place, into: picture.buffer)
+        DotSprite.blend(picture.buffer, over: renderer.canvas.buffer, atX: place.x, y: place.y)
+        var rgb = [UInt8](repeating: 0, count: 1024 * 768 * 3)
+        for row in 0..<768 {
+            for col in 0..<1024 {
+                let p = renderer.canvas.buffer.row(row).load(fromByteOffset: col * 4, as: UInt32.self), i = (row * 1024 + col) * 3
+                rgb[i] = UInt8((p >> 16) & 0xFF); rgb[i + 1] = UInt8((p >> 8) & 0xFF); rgb[i + 2] = UInt8(p & 0xFF)
+            }
+        }
+        return withExtendedLifetime(picture) { ScreenImage(width: 1024, height: 768, rgb: rgb) }
     }
 
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
@@ -171,6 +206,10 @@ final class KMSPlanesTests: XCTestCase {
         try vm.waitForOutput(killed, containing: "still frame at clock 1.2 s", timeout: 90)
         XCTAssertEqual(try vm.stop(killed, signal: "KILL"), 137)
         for p in try planes(vm) { XCTAssertEqual(p.int("FB_ID"), 0, "after SIGKILL: plane \(p.id) \(p.values)") }
+        // What the unit runs then (ExecStopPost=): the console's text mode back, the planes still off.
+        let restored = try vm.run("pulsedot console-restore")
+        XCTAssertEqual(restored.status, 0, restored.output)
+        for p in try planes(vm) { XCTAssertEqual(p.int("FB_ID"), 0, "after console-restore: plane \(p.id) \(p.values)") }
 
         // The test commit refused on request: software composition, said once, no overlay used.
         let pid = try vm.spawn("PULSEDOT_TEST_REJECT_PLANES=1 pulsedot show --set display.composition=planes --x 100.3 --y 200.7 --at 1.2")
