@@ -15,6 +15,9 @@ public protocol SpritePlane: AnyObject {
     /// The largest picture the plane shows.
     var spriteWidth: Int { get }
     var spriteHeight: Int { get }
+    /// Whether the plane shows only its whole buffer (a cursor plane): every picture is then
+    /// `spriteWidth`×`spriteHeight`, transparent around the dot.
+    var showsWholeSprite: Bool { get }
     /// Where the next picture is painted: a buffer not on screen (nor queued to be) until `present`.
     var spriteBuffer: PixelBuffer { get }
     /// Shows the top-left `width`×`height` of `spriteBuffer` with its top-left corner at canvas
@@ -27,4 +30,8 @@ public protocol SpritePlane: AnyObject {
     /// it — read back through a writeback connector; nil where the display has none (the caller
     /// then composes a picture in software). Waits for the capture (bounded); not for every frame.
     func composedScreen() -> PixelBuffer?
+}
+
+extension SpritePlane {
+    public var showsWholeSprite: Bool { false }
 }

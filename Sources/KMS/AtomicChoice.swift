@@ -24,10 +24,10 @@ extension AtomicKMSOutput {
         // The plane list alone: the resources would probe every connector again (DDC, slow).
         let planes: [PlaneInfo]
         do { planes = try card.planes() } catch { return .failure(PlanesRefusal("\(error)")) }
-        // Before asking for atomic: a card without an overlay keeps a descriptor that never asked.
-        let mask = UInt32(1) << UInt32(legacy.crtc.index)
-        guard planes.contains(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
-            return .failure(PlanesRefusal("\(card.driver) has no ARGB8888 overlay plane for CRTC \(legacy.crtc.id)"))
+        // Before asking for atomic: a card without a plane for the dot keeps a descriptor that never asked.
+        guard AtomicPlanes.spritePlane(in: planes, crtc: legacy.crtc, driver: card.driver) != nil else {
+            let cursor = AtomicPlanes.hostCursorDrivers.contains(card.driver) ? " (its cursor plane is drawn by the host, apart from the screen)" : ""
+            return .failure(PlanesRefusal("\(card.driver) has no ARGB8888 overlay plane for CRTC \(legacy.crtc.id)\(cursor)"))
         }
         let atomicErrno = card.enableAtomic()
         if atomicErrno != 0 {
@@ -52,7 +52,11 @@ extension AtomicKMSOutput {
     private static func build(legacy: KMSOutput, card: AtomicCard, planes chosen: AtomicPlanes, rejectTest: Bool,
                               log: @escaping (String) -> Void, clock: @escaping () -> MonotonicInstant) throws(PlanesRefusal) -> AtomicKMSOutput {
         let mode = legacy.mode
+        // A cursor plane shows a buffer of the cursor's size (64×64 where the driver does not say).
+        let caps = card.capabilities()
+        let cursor = (width: min(caps.cursorWidth ?? 64, largestSprite), height: min(caps.cursorHeight ?? 64, largestSprite))
         let side = min(largestSprite, mode.width, mode.height)
+        let spriteSize = chosen.isCursor ? cursor : (side, side)
         var sprites: [ScanoutBuffer] = []
         var extraMap: ScanoutBuffer?
         var blob: UInt32 = 0
@@ -62,7 +66,7 @@ extension AtomicKMSOutput {
             if blob != 0 { card.destroyBlob(blob) }
         }
         do {
-            for _ in 0..<3 { sprites.append(try card.createSpriteBuffer(width: side, height: side)) }
+            for _ in 0..<3 { sprites.append(try card.createSpriteBuffer(width: spriteSize.0, height: spriteSize.1)) }
             // `update = damage` left the legacy output one buffer: commits flip between two.
             if legacy.bufferCount < 2 { extraMap = try card.createBuffer(width: mode.width, height: mode.height, format: legacy.format) }
             blob = try card.createModeBlob(mode)
@@ -76,7 +80,8 @@ extension AtomicKMSOutput {
                 throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC (test only)", object: "\(card.path): refused on request (PULSEDOT_TEST_REJECT_PLANES)", errno: EINVAL)
             }
             var request = AtomicRequest()
-            let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -side / 4, y: -side / 4, width: side, height: side)
+            let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -spriteSize.0 / 4, y: -spriteSize.1 / 4,
+                                    width: spriteSize.0, height: spriteSize.1)
             planes.full(modeBlob: blob, active: true, map: PrimaryState(framebuffer: legacy.firstFramebuffer), width: mode.width, height: mode.height,
                         sprite: probe, in: &request)
             try card.commit(request, flags: [.testOnly, .allowModeset])
@@ -91,7 +96,7 @@ extension AtomicKMSOutput {
             }
         } catch {
             release()
-            throw PlanesRefusal("the test commit with the dot on overlay plane \(planes.overlay.id) was refused: \(error)")
+            throw PlanesRefusal("the test commit with the dot on \(planes.isCursor ? "cursor" : "overlay") plane \(planes.overlay.id) was refused: \(error)")
         }
         log("\(legacy.name): " + (planes.writeback.map { "writeback connector \($0.connector) attached for screenshots" }
             ?? "no writeback connector shares the CRTC; screenshots are drawn in software"))

@@ -117,9 +117,12 @@ public final class AtomicKMSOutput: Display, SpritePlane {
 
     // MARK: The sprite
 
+    public var showsWholeSprite: Bool { planes.isCursor }
+
     public func showSprite(x: Int, y: Int, width: Int, height: Int) {
         precondition(width > 0 && height > 0 && width <= spriteWidth && height <= spriteHeight,
                      "a \(width)x\(height) sprite does not fit the \(spriteWidth)x\(spriteHeight) plane")
+        precondition(!showsWholeSprite || (width == spriteWidth && height == spriteHeight), "a cursor plane shows its whole buffer")
         sprite = SpriteState(framebuffer: sprites[spriteDrawing].framebuffer, x: x, y: y, width: width, height: height)
         spriteChanged = true
     }
@@ -178,7 +181,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         spriteQueued = nil
         damage.endFrame()
         presentation.presented += 1
-        log("\(name): atomic commits, the dot on overlay plane \(planes.overlay.id) over the map on primary plane \(planes.primary.id)")
+        log("\(name): atomic commits, the dot on \(planes.isCursor ? "cursor plane \(planes.overlay.id) (\(spriteWidth)x\(spriteHeight))" : "overlay plane \(planes.overlay.id)") over the map on primary plane \(planes.primary.id)")
     }
 
     // MARK: Frames

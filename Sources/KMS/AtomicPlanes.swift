@@ -66,7 +66,10 @@ struct AtomicPlanes {
     var crtcMode: UInt32
     var crtcActive: UInt32
     var primary: Plane
+    /// The dot's plane: an overlay, or a cursor plane where the card has no overlay for it.
     var overlay: Plane
+    /// Whether `overlay` is a cursor plane: it shows its whole buffer of the cursor's size.
+    var isCursor = false
     /// A writeback connector kept on the CRTC beside the panel, so a capture needs no modeset.
     var writeback: Writeback?
 
@@ -77,15 +80,31 @@ struct AtomicPlanes {
         var fencePointer: UInt32
     }
 
-    /// The planes for `crtc` on `card`: its primary and the first overlay that takes ARGB8888.
+    /// Drivers whose cursor plane the host draws apart from the screen (and shows only 64×64 of):
+    /// what is on it never reaches a screendump or a recording, so it never holds the dot.
+    static let hostCursorDrivers = ["virtio_gpu", "vmwgfx", "qxl"]
+
+    /// The plane for the dot on `crtc`: the first overlay that takes ARGB8888, else such a cursor
+    /// plane (not on a driver whose host draws the cursor); nil when there is none.
+    static func spritePlane(in planes: [PlaneInfo], crtc: CrtcInfo, driver: String) -> PlaneInfo? {
+        let mask = UInt32(1) << UInt32(crtc.index)
+        func takesTheDot(_ p: PlaneInfo, _ type: PlaneType) -> Bool {
+            p.type == type && p.possibleCrtcs & mask != 0 && p.formats.contains(FourCC.argb8888)
+        }
+        if let overlay = planes.first(where: { takesTheDot($0, .overlay) }) { return overlay }
+        if hostCursorDrivers.contains(driver) { return nil }
+        return planes.first { takesTheDot($0, .cursor) }
+    }
+
+    /// The planes for `crtc` on `card`: its primary and the dot's (`spritePlane`).
     /// Throws a one-line reason when the card cannot compose the dot on a plane.
     static func find(card: AtomicCard, planes: [PlaneInfo], connector: ConnectorInfo, crtc: CrtcInfo) throws(PlanesRefusal) -> AtomicPlanes {
         let mask = UInt32(1) << UInt32(crtc.index)
         guard let primary = planes.first(where: { $0.type == .primary && $0.possibleCrtcs & mask != 0 }) else {
             throw PlanesRefusal("no primary plane for CRTC \(crtc.id)")
         }
-        guard let overlay = planes.first(where: { $0.type == .overlay && $0.possibleCrtcs & mask != 0 && $0.formats.contains(FourCC.argb8888) }) else {
-            throw PlanesRefusal("no overlay plane for CRTC \(crtc.id) takes ARGB8888")
+        guard let overlay = spritePlane(in: planes, crtc: crtc, driver: card.driver) else {
+            throw PlanesRefusal("no overlay or cursor plane for CRTC \(crtc.id) takes ARGB8888")
         }
         let c: [String: UInt32], k: [String: UInt32], primaryIDs: [String: UInt32], overlayIDs: [String: UInt32]
         do throws(SyscallError) {
@@ -115,7 +134,7 @@ struct AtomicPlanes {
             o.zposTop = top
         }
         return AtomicPlanes(connector: connector.id, connectorCrtc: connectorCrtc, crtc: crtc.id, crtcMode: mode,
-                            crtcActive: active, primary: p, overlay: o, writeback: nil)
+                            crtcActive: active, primary: p, overlay: o, isCursor: overlay.type == .cursor, writeback: nil)
     }
 
     /// The whole state: the connector on the CRTC with `modeBlob`, active or not, the map on the

@@ -55,7 +55,10 @@ public final class PlaneDot {
         return true
     }
 
-    private func show(_ appearance: DotAppearance, _ x: Double, _ y: Double, _ place: Rect) {
+    private func show(_ appearance: DotAppearance, _ x: Double, _ y: Double, _ dotPlace: Rect) {
+        // A plane that shows its whole buffer gets the dot's top-left corner there, transparent around.
+        let place = plane.showsWholeSprite
+            ? Rect(x: dotPlace.x, y: dotPlace.y, width: plane.spriteWidth, height: plane.spriteHeight) : dotPlace
         sprite.paint(appearance, centerX: x, centerY: y, at: place, into: plane.spriteBuffer)
         plane.showSprite(x: place.x, y: place.y, width: place.width, height: place.height)
         shown = (appearance, x, y, place)
