@@ -148,7 +148,8 @@ public final class LibDRMCard: DRMCard {
         let pixels = Int(m.htotal) * Int(m.vtotal)
         if m.clock > 0 && pixels > 0 {
             // clock is in kHz; interlaced modes show two fields per frame, double-scanned half.
-            var v = (Int(m.clock) * 1_000_000 + pixels / 2) / pixels
+            // In Int64: clock times 10^6 passes 2^31 for every real mode, and Int is 32 bits on armhf.
+            var v = Int((Int64(m.clock) * 1_000_000 + Int64(pixels / 2)) / Int64(pixels))
             if m.flags & UInt32(DRM_MODE_FLAG_INTERLACE) != 0 { v *= 2 }
             if m.flags & UInt32(DRM_MODE_FLAG_DBLSCAN) != 0 { v /= 2 }
             milliHz = v

@@ -14,8 +14,8 @@ import TestSupport
 ///     let result = try vm.run("kill -TERM \(pid); wait \(pid)")
 ///
 /// The guest runs a busybox shell that executes the lines the host sends over a second serial
-/// port; its output comes back on the first serial port (the console), which is also a log for
-/// failure messages. Missing QEMU or kernel is a test failure unless `PULSEDOT_SKIP=qemu`.
+/// port (a virtio console on the ARM boards, QEMUBoard); its output comes back on the first serial
+/// port (the console), which is also a log for failure messages. Missing QEMU or kernel is a test failure unless `PULSEDOT_SKIP=qemu`.
 /// Timeouts are generous (a boot takes about 3 s alone, but TCG on a loaded 2-core machine can be
 /// ten times slower); they bound a hang, they do not measure speed.
 final class QEMUMachine {
@@ -60,29 +60,31 @@ final class QEMUMachine {
     /// Boots a machine with `display`, loads its driver (and what it depends on) and waits until
     /// the guest shell takes commands. `kernelArguments` are added to the command line
     /// (e.g. `video=1024x768`); `files` are extra (host path, guest path) pairs for the initramfs.
-    static func boot(display: Display, kernelArguments: String = "", memoryMB: Int = 512,
-                     files: [(String, String)] = [], timeout: Double = 180) throws -> QEMUMachine {
-        let kernel = try TestKernel.locate()
-        let qemu = try QEMUMachine.qemuBinary()
+    /// `board` is the PC unless an ARM board is named; `program` is the /bin/pulsedot it runs
+    /// (the binary under test unless given).
+    static func boot(display: Display, board: QEMUBoard = .pc, kernelArguments: String = "", memoryMB: Int = 512,
+                     files: [(String, String)] = [], program: String? = nil, timeout: Double = 180) throws -> QEMUMachine {
+        let kernel = try board.kernel()
+        let qemu = try board.qemuBinary()
         let dir = try TestEnvironment.temporaryDirectory("qemu")
         var all = files
-        all.append((try TestEnvironment.pulsedotBinary(), "/bin/pulsedot"))
+        all.append((try program ?? TestEnvironment.pulsedotBinary(), "/bin/pulsedot"))
         let initrd = dir.appendingPathComponent("initrd.cpio")
-        try Initramfs.build(at: initrd, kernel: kernel, modules: display.modules,
-                            parameters: display.moduleParameters, files: all)
+        try Initramfs.build(at: initrd, kernel: kernel, modules: board.controlModules + display.modules,
+                            parameters: display.moduleParameters, files: all, busybox: try board.busybox(),
+                            controlPort: board.controlPort, displayWait: board.displayWait)
         let qmpPath = dir.appendingPathComponent("qmp.sock").path
         let controlPath = dir.appendingPathComponent("control.sock").path
-        let args = [
-            "-accel", "tcg", "-smp", "1", "-m", "\(memoryMB)", "-nodefaults", "-no-reboot",
+        let args = ["-accel", "tcg"] + board.machine + [
+            "-smp", "1", "-m", "\(memoryMB)", "-nodefaults", "-no-reboot",
             "-kernel", kernel.bootImage, "-initrd", initrd.path,
-            "-append", "console=ttyS0 quiet panic=-1 \(kernelArguments)",
+            "-append", "console=\(board.console) quiet panic=-1 \(kernelArguments)",
             "-serial", "file:" + dir.appendingPathComponent("serial.log").path,
             "-chardev", "socket,id=control,path=\(controlPath),server=on,wait=off",
-            "-device", "isa-serial,chardev=control",
-            "-display", "none", "-vga", "none",
+        ] + board.controlDevices + ["-display", "none"] + board.noDefaultVGA + [
             "-qmp", "unix:\(qmpPath),server=on,wait=off",
-        ] + (display.qemuDevice.map { ["-device", $0] } ?? [])
-        let process = try ChildProcess(qemu, args, label: "qemu(\(display.qemuDevice ?? display.modules.joined(separator: ",")))")
+        ] + (display.qemuDevice.map { ["-device", $0 + board.pciDeviceProperties] } ?? [])
+        let process = try ChildProcess(qemu, args, label: "qemu\(board.label)(\(display.qemuDevice ?? display.modules.joined(separator: ",")))")
         guard ChildProcess.waitUntil(timeout: 30, {
             FileManager.default.fileExists(atPath: qmpPath) && FileManager.default.fileExists(atPath: controlPath)
                 || !process.isRunning

@@ -15,12 +15,17 @@ struct TestKernel {
     }
 
     static func locate() throws -> TestKernel {
-        let dir = cacheDirectory + "/kernel"
+        try locate("kernel", fetchedBy: "deploy/fetch-test-kernel", optOut: "PULSEDOT_SKIP=qemu")
+    }
+
+    /// The kernel in `$cache/<folder>`, as `script` leaves it.
+    static func locate(_ folder: String, fetchedBy script: String, optOut: String) throws -> TestKernel {
+        let dir = cacheDirectory + "/" + folder
         let fm = FileManager.default
         guard fm.fileExists(atPath: dir + "/ready"),
               let release = try? String(contentsOfFile: dir + "/release", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         else {
-            throw TestFailure("no test kernel in \(dir): run `sudo deploy/install-deps --test` (it runs deploy/fetch-test-kernel), or set PULSEDOT_SKIP=qemu to leave the QEMU tests out")
+            throw TestFailure("no test kernel in \(dir): run `sudo deploy/install-deps --test` (it runs \(script)), or set \(optOut) to leave these QEMU tests out")
         }
         let image = fm.fileExists(atPath: dir + "/vmlinux") ? dir + "/vmlinux" : dir + "/vmlinuz"
         return TestKernel(release: release, bootImage: image, root: dir + "/root")
@@ -40,15 +45,18 @@ struct TestKernel {
 /// The guest's whole file system: busybox, the program under test with its shared libraries, the
 /// driver modules, and an init that loads them and then runs what the host sends.
 enum Initramfs {
+    /// `busybox` is a static one for the guest's CPU; the guest reads commands from
+    /// `/dev/<controlPort>` and waits up to `displayWait` seconds for the card.
     static func build(at output: URL, kernel: TestKernel, modules: [String], parameters: [String: String] = [:],
-                      files: [(String, String)]) throws {
+                      files: [(String, String)], busybox: String = "/bin/busybox", controlPort: String = "ttyS1",
+                      displayWait: Int = 10) throws {
         let fm = FileManager.default
         let root = output.deletingLastPathComponent().appendingPathComponent("root")
         try? fm.removeItem(at: root)
         for d in ["bin", "dev", "proc", "sys", "tmp", "modules", "lib", "lib64"] {
             try fm.createDirectory(at: root.appendingPathComponent(d), withIntermediateDirectories: true)
         }
-        try copy("/bin/busybox", to: root.appendingPathComponent("bin/busybox"))
+        try copy(busybox, to: root.appendingPathComponent("bin/busybox"))
         var libraries: Set<String> = []
         for (host, guest) in files {
             let target = root.appendingPathComponent(String(guest.drop(while: { $0 == "/" })))
@@ -76,7 +84,7 @@ enum Initramfs {
         }
         try (lines.joined(separator: "\n") + "\n").write(to: root.appendingPathComponent("modules/order"), atomically: true, encoding: .utf8)
         let initPath = root.appendingPathComponent("init")
-        try initScript.write(to: initPath, atomically: true, encoding: .utf8)
+        try initScript(controlPort: controlPort, displayWait: displayWait).write(to: initPath, atomically: true, encoding: .utf8)
         try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: initPath.path)
         let r = try runProgram("/bin/sh", ["-c", "cd '\(root.path)' && find . | cpio -o -H newc --quiet > '\(output.path)'"], timeout: 60)
         guard r.status == 0 else { throw TestFailure("cpio: \(r.stderr)") }
@@ -105,9 +113,9 @@ enum Initramfs {
     }
 
     /// PID 1: mounts, loads the driver, quiets the console cursor (so screendumps of the console
-    /// are stable), writes a marker on the console, then executes each line arriving on ttyS1
-    /// (the commands' own stdin stays the console).
-    static let initScript = """
+    /// are stable), writes a marker on the console, then executes each line arriving on the
+    /// control port (the commands' own stdin stays the console).
+    static func initScript(controlPort: String, displayWait: Int) -> String { """
     #!/bin/busybox sh
     /bin/busybox --install -s /bin
     export PATH=/bin
@@ -117,16 +125,17 @@ enum Initramfs {
     mount -t tmpfs tmp /tmp
     while read -r m args; do insmod /modules/$m $args || echo "PULSEDOT-INSMOD-FAILED $m"; done < /modules/order
     i=0
-    while [ ! -e /dev/dri/card0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+    while [ ! -e /dev/dri/card0 ] && [ $i -lt \(displayWait * 10) ]; do sleep 0.1; i=$((i+1)); done
     echo 0 > /sys/class/graphics/fbcon/cursor_blink 2>/dev/null
     printf '\\033[?25l\\033[2J\\033[HPULSEDOT CONSOLE\\n' > /dev/tty1 2>/dev/null
     # Opened once and kept open: a serial port nobody holds open drops what arrives, and the host
     # sends as soon as it reads READY.
-    exec 3<>/dev/ttyS1
+    exec 3<>/dev/\(controlPort)
     stty raw -echo <&3
     echo PULSEDOT-READY
     while IFS= read -r line <&3; do eval "$line"; done
     poweroff -f
 
     """
+    }
 }
