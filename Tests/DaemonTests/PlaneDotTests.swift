@@ -20,6 +20,7 @@ final class PlaneDotTests: XCTestCase {
         var shown: Rect?
         var hides = 0
         var takesSprites = true
+        var showsWholeSprite = false
         var spriteBuffer: PixelBuffer { picture.buffer }
         func showSprite(x: Int, y: Int, width: Int, height: Int) { shown = Rect(x: x, y: y, width: width, height: height) }
         func hideSprite() { shown = nil; hides += 1 }
@@ -58,6 +59,25 @@ final class PlaneDotTests: XCTestCase {
         let screen = dot.screen(canvas: renderer.canvas.buffer)
         XCTAssertEqual(screen.source, "composed in software")
         XCTAssertLessThanOrEqual(worstDifference(screen.picture.buffer, software.canvas.buffer), 2)
+    }
+
+    func testAPlaneShowingItsWholeBufferGetsTheDotTransparentAround() throws {
+        var style = DotStyle()
+        style.delayBetweenPulseCycles = .infinity
+        let renderer = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let software = try FrameRenderer(width: 320, height: 240, style: style, scale: 1, background: .color(Self.background))
+        let plane = MemoryPlane(side: 64)
+        plane.showsWholeSprite = true
+        let dot = PlaneDot(plane: plane, style: style, scale: 1)
+        let look = DotClock(style: style).appearance(at: 1.3)
+        _ = dot.render(renderer, look, centerX: 300.5, centerY: 100.25)
+        let shown = try XCTUnwrap(plane.shown)
+        XCTAssertEqual([shown.width, shown.height], [64, 64], "the whole cursor-sized buffer")
+        XCTAssertGreaterThan(shown.maxX, 320, "partly off the right edge")
+        XCTAssertEqual(plane.picture.buffer.row(63).load(fromByteOffset: 63 * 4, as: UInt32.self), 0, "transparent beyond the dot")
+        software.render(look, centerX: 300.5, centerY: 100.25)
+        let screen = dot.screen(canvas: renderer.canvas.buffer)
+        XCTAssertLessThanOrEqual(withExtendedLifetime(screen.picture) { worstDifference(screen.picture.buffer, software.canvas.buffer) }, 2)
     }
 
     func testAPlaneThatStoppedTakingSpritesGetsTheDotBackIntoTheCanvas() throws {

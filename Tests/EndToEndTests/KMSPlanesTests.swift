@@ -132,8 +132,8 @@ final class KMSPlanesTests: XCTestCase {
 
     /// The composition a display controller makes of `show`'s frame: the map (its plain colour,
     /// `background`) with the dot's premultiplied sprite blended over it, in software.
-    private func softwareComposition(t: Double, x: Double, y: Double, scale: Double, background: (r: Int, g: Int, b: Int)) throws -> ScreenImage {
-        let style = DotStyle()
+    func softwareComposition(t: Double, x: Double, y: Double, scale: Double, background: (r: Int, g: Int, b: Int),
+                             style: DotStyle = DotStyle()) throws -> ScreenImage {
         let colour = Color(r: UInt8(background.r), g: UInt8(background.g), b: UInt8(background.b))
         let renderer = try FrameRenderer(width: 1024, height: 768, style: style, scale: scale, background: .color(colour))
         renderer.render(nil, centerX: x, centerY: y)

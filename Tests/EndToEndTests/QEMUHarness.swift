@@ -37,6 +37,9 @@ final class QEMUMachine {
         /// planes off when the last client closes (the exit checks could not fail otherwise).
         static let vkms = Display(qemuDevice: nil, modules: ["vkms"],
                                   moduleParameters: ["vkms": "enable_overlay=1", "drm_kms_helper": "fbdev_emulation=0"])
+        /// vkms with its cursor plane but no overlays: the dot's plane is the cursor.
+        static let vkmsWithoutOverlays = Display(qemuDevice: nil, modules: ["vkms"],
+                                                 moduleParameters: ["vkms": "enable_overlay=0", "drm_kms_helper": "fbdev_emulation=0"])
     }
 
     let directory: URL
