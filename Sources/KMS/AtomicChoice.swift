@@ -18,9 +18,6 @@ extension AtomicKMSOutput {
                               clock: @escaping () -> MonotonicInstant = { MonotonicInstant.now() })
         -> Result<AtomicKMSOutput, PlanesRefusal> {
         guard let card = legacy.card.atomic else { return .failure(PlanesRefusal("this card has no atomic interface")) }
-        if legacy.rotation != .r0 {
-            return .failure(PlanesRefusal("rotation \(legacy.rotation.degrees)° is turned in software"))
-        }
         // The plane list alone: the resources would probe every connector again (DDC, slow).
         let planes: [PlaneInfo]
         do { planes = try card.planes() } catch { return .failure(PlanesRefusal("\(error)")) }
@@ -103,6 +100,6 @@ extension AtomicKMSOutput {
         var maps = legacy.handOver()
         if let extraMap { maps.append(extraMap) }
         return AtomicKMSOutput(card: card, connector: legacy.connector, crtc: legacy.crtc, mode: mode, format: legacy.format,
-                               planes: planes, maps: maps, sprites: sprites, modeBlob: blob, log: log, clock: clock)
+                               rotation: legacy.rotation, planes: planes, maps: maps, sprites: sprites, modeBlob: blob, log: log, clock: clock)
     }
 }

@@ -30,10 +30,17 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public let crtc: CrtcInfo
     public let mode: DisplayMode
     public let format: PixelFormat
+    /// The panel's turn: the canvas, the map and the sprite are turned in software on their way
+    /// to the planes (hardware rotation cannot be tested here).
+    public let rotation: Rotation
     public private(set) var statistics = Statistics()
     public private(set) var presentation = PresentationCount()
+    /// The largest picture in canvas (logical) pixels: the plane's buffers, turned.
     public let spriteWidth: Int
     public let spriteHeight: Int
+    /// Where the sprite is painted on a turned panel, in canvas orientation; nil unturned (painted
+    /// straight into the plane's buffer).
+    private let turnedSprite: OwnedPixelBuffer?
 
     let planes: AtomicPlanes
     private var shadow: DisplayCanvas
@@ -64,6 +71,8 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     /// The writeback connector's buffer (made on the first capture) and where the kernel writes
     /// the capture's out-fence.
     private var captureBuffer: ScanoutBuffer?
+    /// On a turned panel, the capture turned back into canvas orientation.
+    private var turnedCapture: OwnedPixelBuffer?
     private let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     /// The map pictures the primary plane scrolls over, once a view asked for them; nil: none.
     var pictures: MapPictures?
@@ -81,7 +90,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public var hotplugDevice: String? { card.path }
     public var canvas: PixelBuffer { shadow.buffer() }
     public var spritePlane: SpritePlane? { self }
-    public var spriteBuffer: PixelBuffer { sprites[spriteDrawing].pixels }
+    public var spriteBuffer: PixelBuffer { turnedSprite?.buffer ?? sprites[spriteDrawing].pixels }
     public var pollDescriptor: Int32? { started ? card.eventDescriptor : nil }
     public var isSettled: Bool {
         !pending && !spriteChanged && !(pictures?.changed ?? false) && (showsPicture || damage.current.isEmpty)
@@ -90,15 +99,19 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public var isCommitPending: Bool { pending }
 
     init(card: AtomicCard, connector: ConnectorInfo, crtc: CrtcInfo, mode: DisplayMode, format: PixelFormat,
-         planes: AtomicPlanes, maps: [ScanoutBuffer], sprites: [ScanoutBuffer], modeBlob: UInt32,
+         rotation: Rotation, planes: AtomicPlanes, maps: [ScanoutBuffer], sprites: [ScanoutBuffer], modeBlob: UInt32,
          log: @escaping (String) -> Void, clock: @escaping () -> MonotonicInstant) {
         self.card = card; self.connector = connector; self.crtc = crtc; self.mode = mode; self.format = format
+        self.rotation = rotation
         self.planes = planes; self.maps = maps; self.sprites = sprites; self.modeBlob = modeBlob
         self.log = log; self.clock = clock
-        spriteWidth = sprites[0].pixels.width
-        spriteHeight = sprites[0].pixels.height
-        shadow = DisplayCanvas(width: mode.width, height: mode.height)
-        damage = Damage(bounds: Rect(x: 0, y: 0, width: mode.width, height: mode.height))
+        let sprite = rotation.logicalSize(physicalWidth: sprites[0].pixels.width, physicalHeight: sprites[0].pixels.height)
+        spriteWidth = sprite.width
+        spriteHeight = sprite.height
+        turnedSprite = rotation == .r0 ? nil : OwnedPixelBuffer(width: sprite.width, height: sprite.height, format: .xrgb8888)
+        let logical = rotation.logicalSize(physicalWidth: mode.width, physicalHeight: mode.height)
+        shadow = DisplayCanvas(width: logical.width, height: logical.height)
+        damage = Damage(bounds: Rect(x: 0, y: 0, width: logical.width, height: logical.height))
     }
 
     deinit {
@@ -113,7 +126,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public func route(copyOut copier: CanvasCopier) { shadow.route(through: copier) }
 
     /// The whole canvas is to go out again (it was behind a map picture).
-    func canvasBehind() { damage.add(Rect(x: 0, y: 0, width: mode.width, height: mode.height)) }
+    func canvasBehind() { damage.add(Rect(x: 0, y: 0, width: shadow.width, height: shadow.height)) }
 
     // MARK: The sprite
 
@@ -123,7 +136,16 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         precondition(width > 0 && height > 0 && width <= spriteWidth && height <= spriteHeight,
                      "a \(width)x\(height) sprite does not fit the \(spriteWidth)x\(spriteHeight) plane")
         precondition(!showsWholeSprite || (width == spriteWidth && height == spriteHeight), "a cursor plane shows its whole buffer")
-        sprite = SpriteState(framebuffer: sprites[spriteDrawing].framebuffer, x: x, y: y, width: width, height: height)
+        var place = Rect(x: x, y: y, width: width, height: height)
+        if let turnedSprite {
+            // The picture turned into the plane's buffer, and its place on the panel.
+            let picture = PixelBuffer(base: turnedSprite.buffer.base, width: width, height: height,
+                                      stride: turnedSprite.buffer.stride, format: .xrgb8888)
+            picture.copyOut(region: picture.bounds, to: sprites[spriteDrawing].pixels, rotation: rotation)
+            place = rotation.map(rect: place, logicalWidth: shadow.width, logicalHeight: shadow.height)
+        }
+        sprite = SpriteState(framebuffer: sprites[spriteDrawing].framebuffer, x: place.x, y: place.y,
+                             width: place.width, height: place.height)
         spriteChanged = true
     }
 
@@ -155,7 +177,11 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             log("\(name): the writeback capture did not complete within a second")
             return nil
         }
-        return target.pixels
+        if rotation == .r0 { return target.pixels }
+        if turnedCapture == nil { turnedCapture = OwnedPixelBuffer(width: shadow.width, height: shadow.height, format: .xrgb8888) }
+        let logical = turnedCapture!.buffer
+        target.pixels.copyOut(region: target.pixels.bounds, to: logical, rotation: rotation.inverse)
+        return logical
     }
 
     // MARK: Starting
@@ -163,7 +189,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public func start() throws(KMSError) {
         precondition(!started && !closed, "AtomicKMSOutput.start() called twice or after close()")
         let frame = canvas
-        for b in maps { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: .r0) }
+        for b in maps { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: rotation) }
         do {
             if saved == nil { saved = try card.saveCrtc(crtc.id) }
             request.removeAll()
@@ -202,7 +228,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         var back = front
         if copies {
             back = 1 - front
-            let written = shadow.copyOut(region: damage.union, to: maps[back].pixels, rotation: .r0)
+            let written = shadow.copyOut(region: damage.union, to: maps[back].pixels, rotation: rotation)
             statistics.pixelsCopied += written.area
         }
         if copies || primaryChanged {

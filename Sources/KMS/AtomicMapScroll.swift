@@ -50,6 +50,11 @@ extension AtomicKMSOutput: MapScrollPlane {
     public func mapScrollPlane(margin: Int) -> MapScrollPlane? {
         if let pictures { return pictures.scrolls ? self : nil }
         guard takesSprites, !closed else { return nil }
+        if rotation != .r0 {
+            log("\(name): map pictures are not turned: on a panel turned \(rotation.degrees)° the map moves in the canvas")
+            pictures = MapPictures(buffers: [], scrolls: false)
+            return nil
+        }
         let limit = card.largestFramebuffer()
         let width = min(mode.width + 2 * margin, limit?.width ?? Int.max)
         let height = min(mode.height + 2 * margin, limit?.height ?? Int.max)

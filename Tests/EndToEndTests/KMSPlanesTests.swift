@@ -133,9 +133,9 @@ final class KMSPlanesTests: XCTestCase {
     /// The composition a display controller makes of `show`'s frame: the map (its plain colour,
     /// `background`) with the dot's premultiplied sprite blended over it, in software.
     func softwareComposition(t: Double, x: Double, y: Double, scale: Double, background: (r: Int, g: Int, b: Int),
-                             style: DotStyle = DotStyle()) throws -> ScreenImage {
+                             style: DotStyle = DotStyle(), width: Int = 1024, height: Int = 768) throws -> ScreenImage {
         let colour = Color(r: UInt8(background.r), g: UInt8(background.g), b: UInt8(background.b))
-        let renderer = try FrameRenderer(width: 1024, height: 768, style: style, scale: scale, background: .color(colour))
+        let renderer = try FrameRenderer(width: width, height: height, style: style, scale: scale, background: .color(colour))
         renderer.render(nil, centerX: x, centerY: y)
         let sprite = DotSprite(style: style, scale: scale, width: 512, height: 512)
         let look = DotClock(style: style).appearance(at: t)
@@ -143,14 +143,37 @@ final class KMSPlanesTests: XCTestCase {
         let picture = OwnedPixelBuffer(width: place.width, height: place.height, format: .xrgb8888)
         sprite.paint(look, centerX: x, centerY: y, at: place, into: picture.buffer)
         DotSprite.blend(picture.buffer, over: renderer.canvas.buffer, atX: place.x, y: place.y)
-        var rgb = [UInt8](repeating: 0, count: 1024 * 768 * 3)
-        for row in 0..<768 {
-            for col in 0..<1024 {
-                let p = renderer.canvas.buffer.row(row).load(fromByteOffset: col * 4, as: UInt32.self), i = (row * 1024 + col) * 3
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for row in 0..<height {
+            for col in 0..<width {
+                let p = renderer.canvas.buffer.row(row).load(fromByteOffset: col * 4, as: UInt32.self), i = (row * width + col) * 3
                 rgb[i] = UInt8((p >> 16) & 0xFF); rgb[i + 1] = UInt8((p >> 8) & 0xFF); rgb[i + 2] = UInt8(p & 0xFF)
             }
         }
-        return withExtendedLifetime(picture) { ScreenImage(width: 1024, height: 768, rgb: rgb) }
+        return withExtendedLifetime(picture) { ScreenImage(width: width, height: height, rgb: rgb) }
+    }
+
+    /// A panel turned 90°: the canvas (768x1024), the map and the sprite turned in software; the
+    /// overlay holds the sprite where its canvas place lands, and the capture, turned back, is
+    /// the software model of the composition on every pixel.
+    private func checkATurnedPanel(_ vm: QEMUMachine, file: StaticString = #filePath, line: UInt = #line) throws {
+        let pid = try vm.spawn("pulsedot show --rotation 90 --set display.composition=planes --x 100.3 --y 200.7 --at 1.2 --screenshot /tmp/turned.png")
+        let said = try vm.waitForOutput(pid, containing: "still frame at clock 1.2 s", timeout: 90)
+        XCTAssertTrue(said.contains("composes the dot on a hardware plane"), said, file: file, line: line)
+        XCTAssertTrue(said.contains("canvas 768x1024"), said, file: file, line: line)
+        let overlay = try XCTUnwrap(try planes(vm).first { $0.type == "overlay" && $0.int("FB_ID") != 0 }, file: file, line: line)
+        let place = try XCTUnwrap(expectedPlace(t: 1.2, x: 100.3, y: 200.7, scale: 2), file: file, line: line)
+        // Canvas (x, y, w, h) lands on the 1024-wide panel at (1024 − y − h, x), h × w.
+        XCTAssertEqual([overlay.int("CRTC_X"), overlay.int("CRTC_Y"), overlay.int("CRTC_W"), overlay.int("CRTC_H")],
+                       [1024 - place.y - place.height, place.x, place.height, place.width], "\(overlay.values)", file: file, line: line)
+        XCTAssertEqual(try vm.stop(pid), 0, file: file, line: line)
+        let captured = try guestPNG(vm, "/tmp/turned.png")
+        XCTAssertEqual([captured.width, captured.height], [768, 1024], "the capture in canvas orientation", file: file, line: line)
+        let render = try HeadlessRender.frame(at: 1.2, width: 768, height: 1024, scale: 2)
+        let model = try softwareComposition(t: 1.2, x: 100.3, y: 200.7, scale: 2, background: render.pixel(0, 0), width: 768, height: 1024)
+        var differing = 0
+        for y in 0..<1024 { for x in 0..<768 where captured.pixel(x, y) != model.pixel(x, y) { differing += 1 } }
+        XCTAssertEqual(differing, 0, "pixels off the turned composition's software model", file: file, line: line)
     }
 
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
@@ -197,6 +220,7 @@ final class KMSPlanesTests: XCTestCase {
 
         try checkWritebackMatchesTheRender(vm)
         try checkWritebackMatchesTheRender(vm, format: "rgb565")
+        try checkATurnedPanel(vm)
         try checkTheDaemon(vm)
         try checkTheMapPansOnThePrimaryPlane(vm)
 

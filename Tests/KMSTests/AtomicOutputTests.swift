@@ -86,9 +86,6 @@ final class AtomicOutputTests: XCTestCase {
 
         let straight = FakeAtomicCard.withOverlay(blend: ["None", "Coverage"])
         XCTAssertEqual(try refusal(straight).0, "overlay plane 21 cannot blend premultiplied pixels (enum None, Coverage)")
-
-        let turned = FakeAtomicCard.withOverlay()
-        XCTAssertEqual(try refusal(turned, KMSConfiguration(rotation: .r90)).0, "rotation 90° is turned in software")
     }
 
     /// The map's damage reaches its buffers through a routed copy-out (the renderer's).
