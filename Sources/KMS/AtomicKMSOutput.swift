@@ -40,12 +40,12 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public let spriteHeight: Int
     /// Where the sprite is painted on a turned panel, in canvas orientation; nil unturned (painted
     /// straight into the plane's buffer).
-    private let turnedSprite: OwnedPixelBuffer?
+    let turnedSprite: OwnedPixelBuffer?
 
     let planes: AtomicPlanes
-    private var shadow: DisplayCanvas
+    var shadow: DisplayCanvas
     private(set) var maps: [ScanoutBuffer]
-    private var sprites: [ScanoutBuffer]
+    var sprites: [ScanoutBuffer]
     var modeBlob: UInt32
     var request = AtomicRequest()
     private var damage: Damage
@@ -54,26 +54,26 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     /// Sprite buffers: on screen, queued in the commit in flight, being painted.
     private var spriteShown: Int?
     private var spriteQueued: Int?
-    private var spriteDrawing = 0
+    var spriteDrawing = 0
     /// The overlay as the next commit leaves it, and whether that differs from the last commit.
     var sprite = SpriteState()
-    private var spriteChanged = false
+    var spriteChanged = false
     public private(set) var takesSprites = true
     private(set) var pending = false
     private var pendingSince = MonotonicInstant(nanoseconds: 0)
     private var saved: SavedCrtc?
     private(set) var started = false
     private(set) var closed = false
-    private var blanked = false
+    var blanked = false
     private var unplugged = false
     let log: (String) -> Void
     private let clock: () -> MonotonicInstant
     /// The writeback connector's buffer (made on the first capture) and where the kernel writes
     /// the capture's out-fence.
-    private var captureBuffer: ScanoutBuffer?
+    var captureBuffer: ScanoutBuffer?
     /// On a turned panel, the capture turned back into canvas orientation.
-    private var turnedCapture: OwnedPixelBuffer?
-    private let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    var turnedCapture: OwnedPixelBuffer?
+    let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     /// The map pictures the primary plane scrolls over, once a view asked for them; nil: none.
     var pictures: MapPictures?
     /// Whether the commit in flight changed the primary plane's framebuffer (the one it replaces
@@ -127,62 +127,6 @@ public final class AtomicKMSOutput: Display, SpritePlane {
 
     /// The whole canvas is to go out again (it was behind a map picture).
     func canvasBehind() { damage.add(Rect(x: 0, y: 0, width: shadow.width, height: shadow.height)) }
-
-    // MARK: The sprite
-
-    public var showsWholeSprite: Bool { planes.isCursor }
-
-    public func showSprite(x: Int, y: Int, width: Int, height: Int) {
-        precondition(width > 0 && height > 0 && width <= spriteWidth && height <= spriteHeight,
-                     "a \(width)x\(height) sprite does not fit the \(spriteWidth)x\(spriteHeight) plane")
-        precondition(!showsWholeSprite || (width == spriteWidth && height == spriteHeight), "a cursor plane shows its whole buffer")
-        var place = Rect(x: x, y: y, width: width, height: height)
-        if let turnedSprite {
-            // The picture turned into the plane's buffer, and its place on the panel.
-            let picture = PixelBuffer(base: turnedSprite.buffer.base, width: width, height: height,
-                                      stride: turnedSprite.buffer.stride, format: .xrgb8888)
-            picture.copyOut(region: picture.bounds, to: sprites[spriteDrawing].pixels, rotation: rotation)
-            place = rotation.map(rect: place, logicalWidth: shadow.width, logicalHeight: shadow.height)
-        }
-        sprite = SpriteState(framebuffer: sprites[spriteDrawing].framebuffer, x: place.x, y: place.y,
-                             width: place.width, height: place.height)
-        spriteChanged = true
-    }
-
-    public func hideSprite() {
-        if sprite.framebuffer == 0 { return }
-        sprite = SpriteState()
-        spriteChanged = true
-    }
-
-    public func composedScreen() -> PixelBuffer? {
-        guard let w = planes.writeback, started, !closed, !blanked else { return nil }
-        finishPendingCommit()
-        if captureBuffer == nil {
-            do { captureBuffer = try card.createBuffer(width: mode.width, height: mode.height, format: .xrgb8888) } catch {
-                log("\(name): no buffer for the writeback capture: \(error)")
-                return nil
-            }
-        }
-        guard let target = captureBuffer else { return nil }
-        fence.pointee = -1
-        request.removeAll()
-        request.set(w.connector, w.fb, UInt64(target.framebuffer))
-        request.set(w.connector, w.fencePointer, UInt64(UInt(bitPattern: fence)))
-        do { try card.commit(request, flags: []) } catch {
-            log("\(name): the writeback capture was refused: \(error)")
-            return nil
-        }
-        guard fence.pointee >= 0, card.waitForFence(fence.pointee, timeoutMilliseconds: 1000) else {
-            log("\(name): the writeback capture did not complete within a second")
-            return nil
-        }
-        if rotation == .r0 { return target.pixels }
-        if turnedCapture == nil { turnedCapture = OwnedPixelBuffer(width: shadow.width, height: shadow.height, format: .xrgb8888) }
-        let logical = turnedCapture!.buffer
-        target.pixels.copyOut(region: target.pixels.bounds, to: logical, rotation: rotation.inverse)
-        return logical
-    }
 
     // MARK: Starting
 
