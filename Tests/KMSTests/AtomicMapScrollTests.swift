@@ -141,15 +141,22 @@ final class AtomicMapScrollTests: XCTestCase {
         output.close()
     }
 
-    func testBlankingAndAReconnectKeepThePictureAndItsWindow() throws {
+    /// A started output on a new card showing a first picture, drawn from map (ox, oy), from window (wx, wy).
+    private func showingAPicture(originX ox: Int, originY oy: Int, windowX wx: Int, windowY wy: Int) throws
+        -> (FakeAtomicCard, AtomicKMSOutput, MapScrollPlane) {
         let card = FakeAtomicCard.withOverlay()
         let output = try chosen(card)
         try output.start()
         let plane = try XCTUnwrap(output.mapScrollPlane(margin: 16))
-        draw(plane.sparePicture(), originX: 50, originY: 60)
-        plane.showSparePicture(windowX: 3, windowY: 4)
+        draw(plane.sparePicture(), originX: ox, originY: oy)
+        plane.showSparePicture(windowX: wx, windowY: wy)
         try output.present(damage: .empty, frame: frame)
         try output.handleEvents()
+        return (card, output, plane)
+    }
+
+    func testBlankingAndAReconnectKeepThePictureAndItsWindow() throws {
+        let (card, output, _) = try showingAPicture(originX: 50, originY: 60, windowX: 3, windowY: 4)
         XCTAssertEqual(try output.blank(), .poweredDown)
         XCTAssertEqual(card.value(20, "FB_ID"), 0)
         try output.unblank()
@@ -163,14 +170,7 @@ final class AtomicMapScrollTests: XCTestCase {
     }
 
     func testAWindowTheDriverRefusesEndsScrollingAndTheScreenKeepsItsPicture() throws {
-        let card = FakeAtomicCard.withOverlay()
-        let output = try chosen(card)
-        try output.start()
-        let plane = try XCTUnwrap(output.mapScrollPlane(margin: 16))
-        draw(plane.sparePicture(), originX: 0, originY: 0)
-        plane.showSparePicture(windowX: 2, windowY: 2)
-        try output.present(damage: .empty, frame: frame)
-        try output.handleEvents()
+        let (card, output, plane) = try showingAPicture(originX: 0, originY: 0, windowX: 2, windowY: 2)
         plane.moveWindow(toX: 30, y: 30)
         card.commitFailures = [EINVAL]
         try output.present(damage: .empty, frame: frame)
