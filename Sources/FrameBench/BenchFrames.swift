@@ -137,15 +137,18 @@ public final class BenchFrames {
         return (0, copied)
     }
 
-    /// The hash of what frame `n` left in its scan-out buffer (with map pictures: the window of
-    /// the picture shown).
-    public func hash(_ n: Int) -> UInt64 {
+    /// What frame `n` shows under the dot: its scan-out buffer, or with map pictures the window of
+    /// the picture shown.
+    public func shown(_ n: Int) -> PixelBuffer {
         if let window, !pictures.isEmpty {
             let p = pictures[picture].buffer
             let bpp = p.format.bytesPerPixel
-            return BenchHash.frame(PixelBuffer(base: p.row(window.y) + window.x * bpp, width: options.width,
-                                               height: options.height, stride: p.stride, format: p.format))
+            return PixelBuffer(base: p.row(window.y) + window.x * bpp, width: options.width,
+                               height: options.height, stride: p.stride, format: p.format)
         }
-        return BenchHash.frame(targets[n & 1].buffer)
+        return targets[n & 1].buffer
     }
+
+    /// The hash of what frame `n` shows under the dot (`shown`).
+    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(shown(n)) }
 }

@@ -4,8 +4,9 @@ import Raster
 import XCTest
 
 /// `pulsedot bench --composition planes`: its frames are the software frames taken apart — the
-/// scan-out buffer holds the map alone (nothing copied once the map stands still), the sprite the
-/// dot — and blended back together they are the software frame within 2/255.
+/// scan-out buffer (or, panning, the window of a map picture) holds the map alone, nothing copied
+/// once the map stands still; the sprite the dot — and blended back together they are the
+/// software frame within 2/255.
 final class BenchPlanesTests: XCTestCase {
     private static func options(_ composition: BenchOptions.Composition, _ scene: BenchOptions.Scene) -> BenchOptions {
         var o = BenchOptions()
@@ -27,7 +28,9 @@ final class BenchPlanesTests: XCTestCase {
                 let r = planes.step(n)
                 if scene == .moving && n > 1 { XCTAssertEqual(r.copied, 0, "frame \(n): the map stood still") }
                 let place = try XCTUnwrap(planes.spritePlace, "frame \(n)")
-                composed.buffer.copy(composed.buffer.bounds, from: planes.targets[n & 1].buffer)
+                // Pan: the map is the window of a map picture, drawn anew only at a re-centre.
+                if scene == .pan && n > 0 { XCTAssertEqual(r.touched, 0, "frame \(n): the canvas untouched") }
+                composed.buffer.copy(composed.buffer.bounds, from: planes.shown(n))
                 let picture = planes.spriteTargets[n % 3].buffer
                 DotSprite.blend(PixelBuffer(base: picture.base, width: place.width, height: place.height, stride: picture.stride, format: .xrgb8888),
                                 over: composed.buffer, atX: place.x, y: place.y)
