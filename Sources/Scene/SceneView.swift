@@ -102,7 +102,9 @@ public final class SceneView {
 
     /// Draws the frame at `now` (monotonic seconds) into the renderer's canvas and returns
     /// the rectangle that changed: the dot's old and new places, tiles that arrived, or the whole
-    /// canvas when the view moved. Allocates nothing.
+    /// canvas when the view moved. While the map pans on the display's primary plane the frame
+    /// goes to the planes alone and the canvas, behind them, does not change (empty). Allocates
+    /// nothing.
     public func draw(at now: Double) -> Rect {
         let frame = scene.frame(at: now)
         last = frame
