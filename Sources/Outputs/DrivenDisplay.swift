@@ -79,12 +79,17 @@ public final class DrivenDisplay {
     /// frame), and into RGB565 it narrows only what it drew over the map. A class of its own, so
     /// the display's copier holds it and not the driven display (which holds the display).
     final class CopyRoute {
-        var renderer: FrameRenderer
+        var renderer: FrameRenderer {
+            didSet { preparedRotation = nil }
+        }
+        /// The turn the renderer's RGB565 copy-out was prepared for (once per view, not per frame).
+        private var preparedRotation: Rotation?
         init(_ renderer: FrameRenderer) { self.renderer = renderer }
 
         func copyOut(_ region: Rect, to target: PixelBuffer, rotation: Rotation) -> Rect {
-            if target.format == .rgb565 {
+            if target.format == .rgb565, preparedRotation != rotation {
                 renderer.prepareCopyOut(format: .rgb565, rotation: rotation, maximumBytes: DrivenDisplay.narrowedMapLimit)
+                preparedRotation = rotation
             }
             return renderer.copyOut(region, to: target, rotation: rotation)
         }
