@@ -1,9 +1,13 @@
 /// The two pixel layouts PulseDot paints and scans out.
-public enum PixelFormat: String, Equatable, Hashable, Sendable, CaseIterable {
+/// Its name in messages is its raw value: Embedded Swift has no reflection to print a case by
+/// its name, and says "(cannot print value in embedded Swift)" instead.
+public enum PixelFormat: String, Equatable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// 32 bits per pixel, little-endian B, G, R, X bytes in memory (DRM_FORMAT_XRGB8888).
     case xrgb8888
     /// 16 bits per pixel, little-endian, red in bits 11-15, green 5-10, blue 0-4 (DRM_FORMAT_RGB565).
     case rgb565
+
+    public var description: String { rawValue }
 
     public var bytesPerPixel: Int {
         switch self {

@@ -2,21 +2,14 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The frame loop allocates nothing: valgrind's memcheck counts the same heap allocations for a
+/// The frame loop allocates nothing: valgrind (`HeapCount`) counts the same heap allocations for a
 /// run of N frames as for 2N frames. Counts, not time, so it cannot flake.
 /// Small canvases and few frames: memcheck is slow.
 final class BenchAllocationTests: XCTestCase {
     private func allocations(_ args: [String]) throws -> Int {
-        let run = try runProgram("/usr/bin/valgrind", ["--tool=memcheck", "--leak-check=no", try TestEnvironment.pulsedotBinary(),
-                                                       "bench", "--width", "240", "--height", "160"] + args, timeout: 600)
+        let run = try HeapCount.run(try TestEnvironment.pulsedotBinary(), ["bench", "--width", "240", "--height", "160"] + args)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let pattern = try NSRegularExpression(pattern: #"total heap usage: ([0-9,]+) allocs"#)
-        let text = run.stderr
-        guard let m = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let r = Range(m.range(at: 1), in: text), let n = Int(text[r].replacingOccurrences(of: ",", with: "")) else {
-            throw TestFailure("no heap summary in memcheck's output:\n\(text)")
-        }
-        return n
+        return run.allocations
     }
 
     func testFramesDoNotAllocate() throws {

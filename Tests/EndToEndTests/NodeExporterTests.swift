@@ -92,8 +92,11 @@ final class NodeExporterTests: XCTestCase {
         daemon.child.signal(SIGHUP)
         try daemon.waitForLog("reload rejected")
 
+        // gpsd's first SKY can say no satellite is used yet (uSat 0) and its first TPVs carry no
+        // error estimate: wait for a file written after both, not the first one.
         let written = try waitForFile(textfile, daemon: daemon) { m in
-            m.value("pulsedot_satellites_used") != nil && m.value("pulsedot_reloads_total", ["result": "refused"]) == 1
+            m.value("pulsedot_satellites_used") == 9 && m.value("pulsedot_horizontal_error_meters") != nil
+                && m.value("pulsedot_reloads_total", ["result": "refused"]) == 1
         }
         let check = try runProgram("/bin/sh", ["-c", "\(Self.promtool) check metrics < \"$1\"", "sh", textfile])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)

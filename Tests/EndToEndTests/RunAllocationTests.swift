@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The frame loop allocates nothing after warm-up, measured: the daemon runs N and then 2N frames
-/// (`output = none`, the hidden `--frames N`) under valgrind's memcheck, and the heap's total
+/// (`output = none`, the hidden `--frames N`) under valgrind (`HeapCount`), and the heap's total
 /// allocation count must be the same for both — every frame past the first N added none.
 final class RunAllocationTests: XCTestCase {
     private func allocations(frames: Int, extra: [String] = []) throws -> Int {
@@ -13,22 +13,17 @@ final class RunAllocationTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         // An empty file: the defaults, whatever /etc/pulsedot holds on this machine.
         try "".write(to: dir.appendingPathComponent("none.conf"), atomically: true, encoding: .utf8)
-        let args = ["--tool=memcheck", "--leak-check=no", binary, "run", "--config", dir.appendingPathComponent("none.conf").path,
+        let args = ["run", "--config", dir.appendingPathComponent("none.conf").path,
                     "--set", "display.output=none", "--set", "display.mode=640x400", "--set", "source.position=45.5017,-73.5673",
                     "--set", "log.summaryEvery=0", "--frames", String(frames),
                     // The metrics file is written at start and then every `every` seconds, outside
                     // any frame: one write in both runs, however slow valgrind makes them.
                     "--set", "metrics.textfile=\(dir.path)/pulsedot.prom", "--set", "metrics.every=3600"] + extra
-        let run = try runProgram("/usr/bin/valgrind", args, timeout: 600)
+        let run = try HeapCount.run(binary, args)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("\(frames) frames drawn (--frames): stopping"), run.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/pulsedot.prom"), "the metrics file was written: \(run.stderr)")
-        guard let line = run.stderr.split(separator: "\n").first(where: { $0.contains("total heap usage:") }),
-              let match = line.range(of: #"([0-9,]+) allocs"#, options: .regularExpression) else {
-            throw TestFailure("no heap summary from valgrind:\n\(run.stderr)")
-        }
-        let count = line[match].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: " allocs", with: "")
-        return try XCTUnwrap(Int(count), String(line))
+        return run.allocations
     }
 
     private func requireValgrind() throws {
