@@ -208,7 +208,9 @@ final class QEMUMachine {
                 var consumed = serialOffset
                 for line in fresh.split(separator: "\n", omittingEmptySubsequences: false) {
                     let length = line.utf8.count + 1
-                    if line.contains(marker), consumed + length <= bytes.count + 1 {
+                    // Only a whole line: QEMU may have written "@12-PID " and not yet the number
+                    // and its newline when the log is read.
+                    if line.contains(marker), consumed + length <= bytes.count {
                         serialOffset = min(bytes.count, consumed + length)
                         return String(line).trimmingCharacters(in: .whitespacesAndNewlines)
                     }
