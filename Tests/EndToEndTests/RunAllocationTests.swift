@@ -26,6 +26,16 @@ final class RunAllocationTests: XCTestCase {
         return run.allocations
     }
 
+    /// N more frames allocated nothing: the two runs' counts equal but for what start-up does in
+    /// an order the machine's load decides — the first frames before or after the source's first
+    /// fix (a state change said, or not), two threads meeting the Swift runtime's lazily made type
+    /// metadata — a difference of 1 measured (once under CI's load, the N run one more), a few at
+    /// most. One allocation a frame would add N.
+    private func assertNoAllocationPerFrame(_ once: Int, _ twice: Int, _ n: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertGreaterThan(once, 0, "valgrind counted nothing: the measurement did not run", file: file, line: line)
+        XCTAssertLessThanOrEqual(abs(twice - once), 3, "\(n) more frames made \(twice - once) more allocations", file: file, line: line)
+    }
+
     private func requireValgrind() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else {
             throw TestFailure("valgrind is needed (sudo deploy/install-deps --test)")
@@ -37,8 +47,7 @@ final class RunAllocationTests: XCTestCase {
         let n = 60
         let once = try allocations(frames: n)
         let twice = try allocations(frames: 2 * n)
-        XCTAssertGreaterThan(once, 0, "valgrind counted nothing: the measurement did not run")
-        XCTAssertEqual(twice, once, "\(n) more frames made \(twice - once) more allocations")
+        assertNoAllocationPerFrame(once, twice, n)
     }
 
     func testFramesWithAMovingViewOverAMapImageAllocateNothing() throws {
@@ -54,7 +63,7 @@ final class RunAllocationTests: XCTestCase {
         let n = 40
         let once = try allocations(frames: n, extra: extra)
         let twice = try allocations(frames: 2 * n, extra: extra)
-        XCTAssertEqual(twice, once, "\(n) more frames made \(twice - once) more allocations")
+        assertNoAllocationPerFrame(once, twice, n)
     }
 
     func testFramesOverATiledMapAllocateNothingOnceItsTilesAreIn() throws {
@@ -72,10 +81,9 @@ final class RunAllocationTests: XCTestCase {
         let n = 300
         let once = try allocations(frames: n, extra: extra)
         let twice = try allocations(frames: 2 * n, extra: extra)
-        // Two threads meet the Swift runtime's lazily made type metadata at start, and which one
-        // makes an entry first varies: ±1 between runs, measured, whatever the frame count. An
-        // allocation per frame would add hundreds, one per tile dozens.
-        XCTAssertLessThanOrEqual(abs(twice - once), 1, "\(n) more frames made \(twice - once) more allocations")
+        // The tile worker is a second thread: ±1 between runs measured, whatever the frame count.
+        // An allocation per frame would add hundreds, one per tile dozens.
+        assertNoAllocationPerFrame(once, twice, n)
     }
 
     /// A light grey map with a darker grid every 50 px.
