@@ -235,21 +235,32 @@ final class AtomicOutputTests: XCTestCase {
         output.close()
     }
 
-    func testAPlaceTheDriverRefusesAtRunTimeGivesThePlaneUp() throws {
+    /// What an output said, kept for the test to read after the output's closure has it.
+    private final class Log { var lines: [String] = [] }
+    /// Thrown (a failure, not a skip) when the planes output was not chosen.
+    private struct NotChosen: Error {}
+
+    /// The planes output on a new card, started with a 5x5 white sprite at (1, 1).
+    private func startedWithASprite() throws -> (FakeAtomicCard, AtomicKMSOutput, Log) {
         let card = FakeAtomicCard.withOverlay()
-        var lines: [String] = []
-        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { lines.append($0) }, clock: { card.inner.now }) else {
-            return XCTFail("the planes output was not chosen")
+        let log = Log()
+        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { log.lines.append($0) }, clock: { card.inner.now }) else {
+            throw NotChosen()
         }
         paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
         output.showSprite(x: 1, y: 1, width: 5, height: 5)
         try output.start()
+        return (card, output, log)
+    }
+
+    func testAPlaceTheDriverRefusesAtRunTimeGivesThePlaneUp() throws {
+        let (card, output, log) = try startedWithASprite()
         paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
         output.showSprite(x: 70, y: 1, width: 5, height: 5)
         card.commitFailures = [EINVAL]
         try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
         XCTAssertFalse(output.takesSprites)
-        XCTAssertEqual(lines.last, "/dev/dri/card0 (fake) Virtual-1: the driver refused the dot's plane at (70, 1) 5x5 (Invalid argument); composing in software from now on")
+        XCTAssertEqual(log.lines.last, "/dev/dri/card0 (fake) Virtual-1: the driver refused the dot's plane at (70, 1) 5x5 (Invalid argument); composing in software from now on")
         try output.handleEvents()
         XCTAssertEqual(card.value(21, "FB_ID"), 0, "the overlay emptied")
         XCTAssertTrue(output.isSettled)
@@ -257,14 +268,7 @@ final class AtomicOutputTests: XCTestCase {
     }
 
     func testAReconnectSetsTheModeAgainAndAsksForThePlaneAgain() throws {
-        let card = FakeAtomicCard.withOverlay()
-        var lines: [String] = []
-        guard case .success(let output) = AtomicKMSOutput.choose(from: try legacy(card), log: { lines.append($0) }, clock: { card.inner.now }) else {
-            return XCTFail("the planes output was not chosen")
-        }
-        paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
-        output.showSprite(x: 1, y: 1, width: 5, height: 5)
-        try output.start()
+        let (card, output, log) = try startedWithASprite()
         let firstBlob = try XCTUnwrap(card.value(10, "MODE_ID"))
         card.inner.currentState = .disconnected
         XCTAssertEqual(try output.recheckConnector(), .disconnected)
@@ -283,7 +287,7 @@ final class AtomicOutputTests: XCTestCase {
         XCTAssertEqual(try output.recheckConnector(), .modesetAgain)
         XCTAssertFalse(output.takesSprites)
         XCTAssertEqual(card.value(21, "FB_ID"), 0)
-        XCTAssertEqual(lines.last, "/dev/dri/card0 (fake) Virtual-1: after the reconnect the driver refuses the dot's plane (Invalid argument); composing in software from now on")
+        XCTAssertEqual(log.lines.last, "/dev/dri/card0 (fake) Virtual-1: after the reconnect the driver refuses the dot's plane (Invalid argument); composing in software from now on")
         output.close()
     }
 
