@@ -2,25 +2,38 @@ import Compositor
 import Display
 import Raster
 
-/// A map image that pans on the display's primary plane: the view moves by moving the plane's
-/// window over a map picture larger than the screen, and the map is drawn into the spare picture
-/// only when the window would leave the one on screen. Used while the dot is on its own plane
-/// (nothing then needs drawing into the canvas); otherwise the view draws the canvas as usual.
+/// A map that pans on the display's primary plane: the view moves by moving the plane's window
+/// over a map picture larger than the screen, and the map is drawn into the spare picture only
+/// when the window would leave the one on screen, or when the map changed inside the picture on
+/// screen (tiles that arrived: drawn anew at the same origin, the window where it is). Used while
+/// the dot is on its own plane (nothing then needs drawing into the canvas); otherwise the view
+/// draws the canvas as usual.
 public final class PlaneMap {
     /// Map on every side of the screen in each picture: a re-centre every 128 px the view moves.
     public static let margin = 128
 
     public let plane: MapScrollPlane
-    private let map: OwnedPixelBuffer
+    public let painter: any MapPicturePainter
     private var scroll: MapScroll
 
-    /// Nil when the pictures leave no room to scroll over this map.
-    public init?(plane: MapScrollPlane, map: OwnedPixelBuffer, viewWidth: Int, viewHeight: Int) {
-        guard let s = MapScroll(viewWidth: viewWidth, viewHeight: viewHeight, mapWidth: map.buffer.width,
-                                mapHeight: map.buffer.height, pictureWidth: plane.pictureWidth,
-                                pictureHeight: plane.pictureHeight, margin: Self.margin) else { return nil }
+    /// A whole map image; nil when the pictures leave no room to scroll over it.
+    public convenience init?(plane: MapScrollPlane, map: OwnedPixelBuffer, viewWidth: Int, viewHeight: Int) {
+        self.init(plane: plane, painter: MapImagePainter(map: map), viewWidth: viewWidth, viewHeight: viewHeight)
+    }
+
+    /// Any map `painter` draws; nil when the pictures leave no room to scroll over it.
+    public init?(plane: MapScrollPlane, painter: any MapPicturePainter, viewWidth: Int, viewHeight: Int) {
+        let s: MapScroll?
+        if let edges = painter.edges {
+            s = MapScroll(viewWidth: viewWidth, viewHeight: viewHeight, mapWidth: edges.width, mapHeight: edges.height,
+                          pictureWidth: plane.pictureWidth, pictureHeight: plane.pictureHeight, margin: Self.margin)
+        } else {
+            s = MapScroll(viewWidth: viewWidth, viewHeight: viewHeight, pictureWidth: plane.pictureWidth,
+                          pictureHeight: plane.pictureHeight, margin: Self.margin)
+        }
+        guard let s else { return nil }
         self.plane = plane
-        self.map = map
+        self.painter = painter
         scroll = s
     }
 
@@ -28,11 +41,20 @@ public final class PlaneMap {
     public func show(offsetX x: Int, offsetY y: Int) {
         switch scroll.step(offsetX: x, offsetY: y) {
         case .move(let wx, let wy):
-            plane.moveWindow(toX: wx, y: wy)
+            if painter.pictureOutdated, let o = scroll.origin {
+                redraw(originX: o.x, originY: o.y, windowX: wx, windowY: wy)
+            } else {
+                plane.moveWindow(toX: wx, y: wy)
+            }
         case .redraw(let ox, let oy, let wx, let wy):
-            scroll.draw(map.buffer, originX: ox, originY: oy, into: plane.sparePicture())
-            plane.showSparePicture(windowX: wx, windowY: wy)
+            redraw(originX: ox, originY: oy, windowX: wx, windowY: wy)
         }
+    }
+
+    private func redraw(originX: Int, originY: Int, windowX: Int, windowY: Int) {
+        painter.drawPicture(originX: originX, originY: originY, width: scroll.usedWidth, height: scroll.usedHeight,
+                            into: plane.sparePicture())
+        plane.showSparePicture(windowX: windowX, windowY: windowY)
     }
 
     /// The canvas from the next `present` (the caller draws it whole); a later `show` draws a
@@ -40,6 +62,7 @@ public final class PlaneMap {
     public func leave() {
         plane.showCanvas()
         scroll.forget()
+        painter.forgetPicture()
     }
 
     public var isShown: Bool { plane.showsPicture }

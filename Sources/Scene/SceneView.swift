@@ -27,7 +27,7 @@ public final class SceneView {
     private var notes: [String] = []
     /// The dot on the display's sprite plane; nil: painted into the canvas.
     public private(set) var planeDot: PlaneDot?
-    /// The map image panned on the display's primary plane; nil: in the canvas.
+    /// The map (an image, or tiles) panned on the display's primary plane; nil: in the canvas.
     public private(set) var planeMap: PlaneMap?
     /// Whether the canvas lags behind the screen (the screen showed a map picture instead).
     private var canvasBehind = false
@@ -112,6 +112,12 @@ public final class SceneView {
         let appearance = frame.center == nil ? nil : frame.appearance
         if let planeMap, planeMap.plane.scrollsMap, let planeDot,
            planeDot.placeAlone(appearance, centerX: centre.x, centerY: centre.y) {
+            if let tiles {
+                // The mosaic follows the view behind the picture (the tiles around it asked
+                // for), so the canvas is whole again the frame it comes back.
+                tiles.show(offset: frame.offset)
+                if tiles.hasDeliveries { renderer.invalidate(tiles.receive()) }
+            }
             planeMap.show(offsetX: frame.offset.x, offsetY: frame.offset.y)
             canvasBehind = true
             return .empty
@@ -140,12 +146,25 @@ public final class SceneView {
         planeDot = PlaneDot(plane: plane, style: renderer.style, scale: renderer.scale)
     }
 
-    /// Pans the map image on `display`'s primary plane from the next frame, when the view moves
-    /// over a whole map image, the dot is on a plane, and the display scrolls pictures.
+    /// Pans the map on `display`'s primary plane from the next frame, when the view moves over
+    /// tiles or a whole map image, the dot is on a plane, and the display scrolls pictures.
     public func panMap(on display: any Display) {
-        guard planeDot != nil, window.scrolls, scene.map.follow != .off, let whole = window.source?.wholeFrame,
-              let plane = display.mapScrollPlane(margin: PlaneMap.margin) else { return }
-        planeMap = PlaneMap(plane: plane, map: whole, viewWidth: renderer.width, viewHeight: renderer.height)
+        guard planeDot != nil, scene.map.follow != .off else { return }
+        if renderer.overlay != nil {
+            // The credit stays put on the screen while a picture moves under it: only the canvas
+            // can hold both.
+            notes.append("the map's credit is drawn in the canvas: the map moves there, not on the display's primary plane")
+            return
+        }
+        let painter: any MapPicturePainter
+        if let tiles {
+            painter = tiles
+        } else {
+            guard window.scrolls, let whole = window.source?.wholeFrame else { return }
+            painter = MapImagePainter(map: whole)
+        }
+        guard let plane = display.mapScrollPlane(margin: PlaneMap.margin) else { return }
+        planeMap = PlaneMap(plane: plane, painter: painter, viewWidth: renderer.width, viewHeight: renderer.height)
     }
 
     /// Stops panning on the display's plane (this view is being replaced): the canvas from the

@@ -26,7 +26,7 @@ public final class TiledMap {
     public let columns: Int
     public let rows: Int
     public let mosaic: TileMosaic
-    private let cache: TileCache
+    let cache: TileCache
     private let loader: TileLoader
     private var wanted: [TileID]
     private var ranks: [Int]
@@ -40,6 +40,11 @@ public final class TiledMap {
     private var reportedMissing: Set<TileID> = []
     /// Lines for the log (problems with tiles, each said once), taken by `takeNotes`.
     private var notes: [String] = []
+    /// The tiles of the map picture a display plane shows (`drawPicture`), kept and asked for
+    /// beside the view's; nil while the canvas shows the map.
+    var pictureTiles: TileRange?
+    /// Whether a tile arrived inside `pictureTiles` since the picture was drawn.
+    public internal(set) var pictureOutdated = false
 
     public init(tileSet: TileSet, zoom: Int, background: Color, cacheBytes: Int,
                 canvasWidth: Int, canvasHeight: Int) throws(TileSetError) {
@@ -73,10 +78,12 @@ public final class TiledMap {
             store.close()
             throw TileSetError("\(tileSet.path): starting the tile worker: \(error)")
         }
+        // Room for a plane's picture too: the view with a margin of up to a tile on every side.
+        let wide = tileSet.slotsNeeded(canvasWidth: canvasWidth + 2 * size, canvasHeight: canvasHeight + 2 * size)
         wanted = []
-        wanted.reserveCapacity(needed)
+        wanted.reserveCapacity(wide)
         ranks = []
-        ranks.reserveCapacity(needed)
+        ranks.reserveCapacity(wide)
         deliveries = []
         deliveries.reserveCapacity(slots)
         reported.reserveCapacity(64)
@@ -170,6 +177,7 @@ public final class TiledMap {
                 }
             }
             let column = d.id.x - firstColumn, row = d.id.y - firstRow
+            if !d.blank, pictureTiles?.contains(column: column, row: row) == true { pictureOutdated = true }
             if mosaic.tile(column: column, row: row) == nil, !d.blank, isInView(column: column, row: row) {
                 cache.touch(d.slot)
                 damage = damage.union(mosaic.setTile(column: column, row: row, pixels: cache.shownPixels(of: d.id)))
@@ -244,8 +252,10 @@ public final class TiledMap {
         TileRange(column: mosaic.firstTile.column, row: mosaic.firstTile.row, columns: mosaic.visibleColumns, rows: mosaic.visibleRows)
     }
 
-    private struct TileRange: Equatable {
+    struct TileRange: Equatable {
         var column: Int, row: Int, columns: Int, rows: Int
+
+        func contains(column c: Int, row r: Int) -> Bool { c >= column && c < column + columns && r >= row && r < row + rows }
     }
 
     private var viewPending: Bool {
@@ -267,12 +277,18 @@ public final class TiledMap {
         return column >= f.column && column < f.column + mosaic.visibleColumns && row >= f.row && row < f.row + mosaic.visibleRows
     }
 
-    /// In view or in the ring around it: what the pool keeps.
+    /// In view, in the ring around it, or in the plane's picture: what the pool keeps.
     private func isKept(_ id: TileID) -> Bool {
+        isNear(id) || (pictureTiles?.contains(column: id.x - firstColumn, row: id.y - firstRow) ?? false)
+    }
+
+    /// In view or in the ring around it: what the pool keeps whatever a picture needs.
+    private func isNear(_ id: TileID) -> Bool { ring.contains(column: id.x - firstColumn, row: id.y - firstRow) }
+
+    /// The view's tiles and one more on every side.
+    private var ring: TileRange {
         let f = mosaic.firstTile
-        let column = id.x - firstColumn, row = id.y - firstRow
-        return column >= f.column - 1 && column <= f.column + mosaic.visibleColumns
-            && row >= f.row - 1 && row <= f.row + mosaic.visibleRows
+        return TileRange(column: f.column - 1, row: f.row - 1, columns: mosaic.visibleColumns + 2, rows: mosaic.visibleRows + 2)
     }
 
     private func id(column: Int, row: Int) -> TileID { TileID(z: zoom, x: firstColumn + column, y: firstRow + row) }
@@ -290,21 +306,26 @@ public final class TiledMap {
         }
     }
 
-    /// The tiles to ask for, best first: in view by distance from the centre, then the ring,
-    /// the side the view moves towards first.
-    private func planRequests() {
+    /// The tiles to ask for, best first: in view by distance from the centre, then the ring and
+    /// the plane's picture, the side the view moves towards first.
+    func planRequests() {
         wanted.removeAll(keepingCapacity: true)
         let f = mosaic.firstTile
         let w = mosaic.visibleColumns, h = mosaic.visibleRows
         // Twice the distance from the view's centre tile, in tiles; the ring's tiles come after.
         let cx = 2 * f.column + w - 1, cy = 2 * f.row + h - 1
-        for j in -1...h {
-            for i in -1...w {
-                let column = f.column + i, row = f.row + j
-                guard inMap(column: column, row: row), cache.slot(of: id(column: column, row: row)) == nil else { continue }
-                wanted.append(id(column: column, row: row))
+        func collect(_ r: TileRange, besides other: TileRange?) {
+            for row in r.row..<(r.row + r.rows) {
+                for column in r.column..<(r.column + r.columns) {
+                    guard other?.contains(column: column, row: row) != true, inMap(column: column, row: row),
+                          cache.slot(of: id(column: column, row: row)) == nil else { continue }
+                    wanted.append(id(column: column, row: row))
+                }
             }
         }
+        let near = ring
+        collect(near, besides: nil)
+        if let p = pictureTiles { collect(p, besides: near) }
         let hx = heading.x.signum(), hy = heading.y.signum()
         ranks.removeAll(keepingCapacity: true)
         for t in wanted {
@@ -339,7 +360,9 @@ public final class TiledMap {
             let tile = wanted[taken]
             taken += 1
             guard isKept(tile), cache.slot(of: tile) == nil else { continue }
-            guard let slot = cache.claim(for: tile, keep: isKept) else { break }
+            // A pool too small for the picture as well still holds the view and its ring.
+            guard let slot = cache.claim(for: tile, keep: isKept) ?? (isNear(tile) ? cache.claim(for: tile, keep: isNear) : nil)
+            else { break }
             loader.request(TileRequest(id: tile, slot: slot, pixels: cache.pixels(slot), narrowed: cache.narrowed(slot)))
             inFlight += 1
         }

@@ -84,4 +84,25 @@ final class MapScrollTests: XCTestCase {
             XCTAssertEqual(redraws, 5, "\(format): every view but (130, 70) is beyond the picture before it")
         }
     }
+
+    func testAMapWithoutEdgesCentresEveryPictureOnTheViewWhereverItIs() throws {
+        var s = try XCTUnwrap(MapScroll(viewWidth: 300, viewHeight: 200, pictureWidth: 400, pictureHeight: 300, margin: 50))
+        XCTAssertFalse(s.clamps)
+        XCTAssertEqual([s.usedWidth, s.usedHeight], [400, 300])
+        XCTAssertEqual(s.step(offsetX: -40, offsetY: -9), .redraw(originX: -90, originY: -59, windowX: 50, windowY: 50),
+                       "past the map's top-left: not clamped")
+        XCTAssertEqual(s.step(offsetX: -90, offsetY: -59), .move(x: 0, y: 0))
+        XCTAssertEqual(s.step(offsetX: 10, offsetY: 41), .move(x: 100, y: 100))
+        XCTAssertEqual(s.step(offsetX: 11, offsetY: 41), .redraw(originX: -39, originY: -9, windowX: 50, windowY: 50))
+        XCTAssertEqual(s.step(offsetX: 1_000_000, offsetY: 2_000_000),
+                       .redraw(originX: 999_950, originY: 1_999_950, windowX: 50, windowY: 50), "nowhere near any edge")
+        s.forget()
+        XCTAssertEqual(s.step(offsetX: 1_000_010, offsetY: 2_000_000),
+                       .redraw(originX: 999_960, originY: 1_999_950, windowX: 50, windowY: 50))
+        let tall = try XCTUnwrap(MapScroll(viewWidth: 300, viewHeight: 200, pictureWidth: 300, pictureHeight: 260, margin: 50))
+        XCTAssertEqual([tall.usedWidth, tall.usedHeight], [300, 260], "no more than the picture")
+        XCTAssertNil(MapScroll(viewWidth: 300, viewHeight: 200, pictureWidth: 300, pictureHeight: 200, margin: 50),
+                     "a picture the size of the view cannot scroll")
+        XCTAssertNil(MapScroll(viewWidth: 300, viewHeight: 200, pictureWidth: 299, pictureHeight: 400, margin: 50))
+    }
 }

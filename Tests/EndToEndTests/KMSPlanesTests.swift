@@ -177,7 +177,7 @@ final class KMSPlanesTests: XCTestCase {
     }
 
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
-        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles())
+        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles() + Self.tilePanFiles())
         defer { vm.shutdown() }
         XCTAssertFalse(vm.serialLog.contains("PULSEDOT-INSMOD-FAILED"), vm.serialLog)
         let parameters = try vm.run("cat /sys/module/vkms/parameters/enable_overlay /sys/module/drm_kms_helper/parameters/fbdev_emulation; ls /dev/fb0")
@@ -223,6 +223,7 @@ final class KMSPlanesTests: XCTestCase {
         try checkATurnedPanel(vm)
         try checkTheDaemon(vm)
         try checkTheMapPansOnThePrimaryPlane(vm)
+        try checkTheTiledMapPansOnThePrimaryPlane(vm)
 
         // SIGKILL leaves no time to switch anything off: the kernel removes the dead client's
         // framebuffers, and with them the planes that showed them go off.

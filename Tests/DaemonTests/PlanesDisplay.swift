@@ -1,0 +1,90 @@
+import Compositor
+import Display
+import Raster
+import Scene
+
+/// A display composing in memory as a display controller does: the primary plane shows the
+/// canvas's copy or a map picture from its window, the sprite blended over it.
+final class PlanesDisplay: Display, SpritePlane, MapScrollPlane {
+    let canvasWidth: Int, canvasHeight: Int
+    private var own: DisplayCanvas
+    let copy: OwnedPixelBuffer
+    let sprite = OwnedPixelBuffer(width: 300, height: 300, format: .xrgb8888)
+    private(set) var spriteShown: Rect?
+    private var spriteNext: Rect?
+    let pictures: [OwnedPixelBuffer]
+    private var next: (index: Int, x: Int, y: Int)?
+    private(set) var shown: (index: Int, x: Int, y: Int)?
+    private(set) var canvasCopies = 0, pictureSwitches = 0, windowMoves = 0
+    var takesSprites = true
+    var scrollsMap = true
+    var offersScrolling = true
+
+    init(width: Int, height: Int, margin: Int) {
+        canvasWidth = width; canvasHeight = height
+        own = DisplayCanvas(width: width, height: height)
+        copy = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        pictures = (0..<2).map { _ in OwnedPixelBuffer(width: width + 2 * margin, height: height + 2 * margin, format: .xrgb8888) }
+    }
+    var displayName: String { "planes" }
+    var physicalHeight: Int { canvasHeight }
+    var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
+    var scanoutFormat: PixelFormat { .xrgb8888 }
+    var canvas: PixelBuffer { own.buffer() }
+    func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
+    var spritePlane: SpritePlane? { self }
+    func mapScrollPlane(margin: Int) -> MapScrollPlane? { offersScrolling ? self : nil }
+    func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight), frame: FrameStamp(sinceStart: 0, monotonic: 0)) }
+    func present(damage: Rect, frame: FrameStamp) {
+        if next == nil, !damage.isEmpty || shown != nil {
+            // Back from a picture, the whole canvas; else what changed.
+            let r = shown != nil ? own.buffer().bounds : damage
+            copy.buffer.copy(r, from: own.buffer())
+            canvasCopies += 1
+        }
+        if let n = next, n.index != shown?.index { pictureSwitches += 1 } else if next != nil, next! != shown! { windowMoves += 1 }
+        shown = next
+        spriteShown = spriteNext
+    }
+    var presentation: PresentationCount { PresentationCount() }
+    var hotplugDevice: String? { nil }
+    func recheckConnector() -> ConnectorCheck { .connected }
+    func blank() -> BlankOutcome { .poweredDown }
+    func unblank() {}
+    func close() {}
+
+    var spriteWidth: Int { 300 }
+    var spriteHeight: Int { 300 }
+    var spriteBuffer: PixelBuffer { sprite.buffer }
+    func showSprite(x: Int, y: Int, width: Int, height: Int) { spriteNext = Rect(x: x, y: y, width: width, height: height) }
+    func hideSprite() { spriteNext = nil }
+    func composedScreen() -> PixelBuffer? { nil }
+
+    var pictureWidth: Int { pictures[0].buffer.width }
+    var pictureHeight: Int { pictures[0].buffer.height }
+    var showsPicture: Bool { next != nil }
+    func sparePicture() -> PixelBuffer { pictures[shown.map { 1 - $0.index } ?? 0].buffer }
+    func showSparePicture(windowX x: Int, windowY y: Int) { next = (shown.map { 1 - $0.index } ?? 0, x, y) }
+    func moveWindow(toX x: Int, y: Int) {
+        precondition(x >= 0 && y >= 0 && x + canvasWidth <= pictureWidth && y + canvasHeight <= pictureHeight, "window (\(x), \(y)) off the picture")
+        next = (next!.index, x, y)
+    }
+    func showCanvas() { next = nil }
+
+    /// What the screen shows.
+    func screen() -> OwnedPixelBuffer {
+        let out = OwnedPixelBuffer(width: canvasWidth, height: canvasHeight, format: .xrgb8888)
+        if let s = shown {
+            let p = pictures[s.index].buffer
+            out.buffer.copy(out.buffer.bounds, from: PixelBuffer(base: p.row(s.y) + s.x * 4, width: canvasWidth, height: canvasHeight,
+                                                                 stride: p.stride, format: .xrgb8888))
+        } else {
+            out.buffer.copy(out.buffer.bounds, from: copy.buffer)
+        }
+        if let r = spriteShown {
+            DotSprite.blend(PixelBuffer(base: sprite.buffer.base, width: r.width, height: r.height, stride: sprite.buffer.stride,
+                                        format: .xrgb8888), over: out.buffer, atX: r.x, y: r.y)
+        }
+        return out
+    }
+}
