@@ -26,6 +26,18 @@ public final class BenchDrive {
     /// Where the drive starts (map pixels) and how far it goes each frame along x and y.
     private let start: MapPoint
     private let stepX: Double, stepY: Double
+    /// With `composition = planes`: the dot's picture in one of three plane buffers in turn, and
+    /// the map pictures a primary plane pans over (the daemon's margin around the screen), drawn
+    /// from the tiles; the one shown and its window.
+    private let sprite: DotSprite?
+    public let spriteTargets: [OwnedPixelBuffer]
+    /// Where the last frame put the dot's picture (nil: that frame's dot went into the map).
+    public private(set) var spritePlace: Rect?
+    private let pictures: [OwnedPixelBuffer]
+    private var mapScroll: MapScroll?
+    private var picture = 0
+    private var window: (x: Int, y: Int)?
+
     /// Map pixels per frame: a fast-forwarded bus (about 200 km/h at zoom 17), so that a few
     /// hundred frames cross several tiles.
     public static let pixelsPerFrame = 4.0
@@ -58,6 +70,18 @@ public final class BenchDrive {
         stepX = Self.pixelsPerFrame * 0.866_025_403_784_438_6
         stepY = Self.pixelsPerFrame * 0.5
         offset = ViewOffset(x: 0, y: 0)
+        if options.composition == .planes {
+            let side = min(512, options.width, options.height), m = BenchFrames.pictureMargin
+            sprite = DotSprite(style: options.style, scale: options.scale, width: side, height: side)
+            spriteTargets = (0..<3).map { _ in OwnedPixelBuffer(width: side, height: side, format: .xrgb8888) }
+            pictures = (0..<2).map { _ in OwnedPixelBuffer(width: options.width + 2 * m, height: options.height + 2 * m, format: options.format) }
+            mapScroll = MapScroll(viewWidth: options.width, viewHeight: options.height, pictureWidth: options.width + 2 * m,
+                                  pictureHeight: options.height + 2 * m, margin: m)
+        } else {
+            sprite = nil
+            spriteTargets = []
+            pictures = []
+        }
     }
 
     /// The dot's map position in frame `n`: a straight drive, reflected back at the map's edges.
@@ -73,28 +97,85 @@ public final class BenchDrive {
         return lo + (r <= span ? r : 2 * span - r)
     }
 
-    /// Before frame `n` (not counted): the tiles it will show are decoded.
+    /// Before frame `n` (not counted): the tiles it will show are decoded (with map pictures,
+    /// those of a picture centred on it too).
     public func prepare(_ n: Int) {
         let next = viewport.offset(following: dot(n), from: offset)
         renderer.invalidate(map.preload(offset: next))
+        guard mapScroll != nil else { return }
+        let m = BenchFrames.pictureMargin
+        for (dx, dy) in [(-m, -m), (m, -m), (-m, m), (m, m)] {
+            renderer.invalidate(map.preload(offset: ViewOffset(x: next.x + dx, y: next.y + dy)))
+        }
     }
 
-    /// One frame, as the daemon draws it over tiles. Allocates nothing.
+    /// One frame, as the daemon draws it over tiles (with planes: as it pans the tiles on the
+    /// primary plane while the dot fits its own plane). Allocates nothing.
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
         let target = targets[n & 1].buffer
         let p = dot(n)
         offset = viewport.offset(following: p, from: offset)
+        let centre = viewport.canvasPoint(p, offset: offset)
+        let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
+        if let sprite, let place = sprite.placement(appearance, centerX: centre.x, centerY: centre.y) {
+            // The mosaic follows behind the picture, the canvas left as it is.
+            map.show(offset: offset)
+            if map.hasDeliveries { renderer.invalidate(map.receive()) }
+            sprite.paint(appearance, centerX: centre.x, centerY: centre.y, at: place, into: spriteTargets[n % 3].buffer)
+            spritePlace = place
+            return (0, pan())
+        }
+        spritePlace = nil
+        if window != nil {
+            // The canvas back, whole.
+            mapScroll!.forget()
+            map.forgetPicture()
+            window = nil
+            renderer.invalidate()
+        }
         let was = map.mosaic.offset
         if map.show(offset: offset) { renderer.scrollCanvas(byX: offset.x - was.x, y: offset.y - was.y) }
         if map.hasDeliveries { renderer.invalidate(map.receive()) }
-        let centre = viewport.canvasPoint(p, offset: offset)
-        let changed = renderer.render(clock.appearance(at: Double(n) / BenchScene.frameRate), centerX: centre.x, centerY: centre.y)
+        let changed = renderer.render(appearance, centerX: centre.x, centerY: centre.y)
         damage.add(changed)
         let written = renderer.copyOut(damage.union, to: target)
         damage.endFrame()
         return (changed.area, written.area)
     }
 
-    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(targets[n & 1].buffer) }
+    /// The map on the primary plane, as `PlaneMap` pans it: the window moved, or the map drawn
+    /// into the other picture (the window would leave this one, or tiles arrived inside it).
+    /// Returns the pixels drawn.
+    private func pan() -> Int {
+        let step = mapScroll!.step(offsetX: offset.x, offsetY: offset.y)
+        var o = (x: 0, y: 0), w = (x: 0, y: 0)
+        switch step {
+        case .move(let x, let y):
+            guard map.pictureOutdated, let origin = mapScroll!.origin else {
+                window = (x, y)
+                return 0
+            }
+            (o, w) = (origin, (x, y))
+        case .redraw(let ox, let oy, let x, let y):
+            (o, w) = ((ox, oy), (x, y))
+        }
+        picture ^= 1
+        map.drawPicture(originX: o.x, originY: o.y, width: mapScroll!.usedWidth, height: mapScroll!.usedHeight,
+                        into: pictures[picture].buffer)
+        window = w
+        return mapScroll!.usedWidth * mapScroll!.usedHeight
+    }
+
+    /// What frame `n` shows under the dot: its scan-out buffer, or the window of the picture shown.
+    public func shown(_ n: Int) -> PixelBuffer {
+        if let window {
+            let p = pictures[picture].buffer, bpp = p.format.bytesPerPixel
+            return PixelBuffer(base: p.row(window.y) + window.x * bpp, width: options.width, height: options.height,
+                               stride: p.stride, format: p.format)
+        }
+        return targets[n & 1].buffer
+    }
+
+    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(shown(n)) }
 }

@@ -86,7 +86,6 @@ func benchCommand(_ args: Arguments) -> Int32 {
         if let text = args.value("composition") {
             guard let c = BenchOptions.Composition(rawValue: text) else { return fail("bench: --composition \(text): expected software or planes") }
             if c == .planes {
-                if driveTiles != nil { return fail("bench: --composition planes is not measured for the drive scene") }
                 if o.rotation != .r0 { return fail("bench: --composition planes keeps rotation 0 (a turned panel composes in software)") }
                 if args.has("verify") { return fail("bench: --verify holds whole frames against the reference painter; with planes the frame has no dot") }
             }
