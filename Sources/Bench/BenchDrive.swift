@@ -104,7 +104,8 @@ public final class BenchDrive {
         renderer.invalidate(map.preload(offset: next))
         guard mapScroll != nil else { return }
         let m = BenchFrames.pictureMargin
-        for (dx, dy) in [(-m, -m), (m, -m), (-m, m), (m, m)] {
+        for corner in 0..<4 {
+            let dx = corner & 1 == 0 ? -m : m, dy = corner < 2 ? -m : m
             renderer.invalidate(map.preload(offset: ViewOffset(x: next.x + dx, y: next.y + dy)))
         }
     }

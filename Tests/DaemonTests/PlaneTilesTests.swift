@@ -92,10 +92,13 @@ final class PlaneTilesTests: XCTestCase {
         }
         let (lat, lon) = (Self.start.latitude, Self.start.longitude)
         // The view holds still while the tiles are decoded: the first picture is drawn at the
-        // start, the tiles asked for microseconds before (not decoded yet), and each arrival
-        // inside it is drawn into the other picture at the same window.
+        // start, the tiles asked for microseconds before, and each arrival inside it is drawn
+        // into the other picture at the same window. (A loop preempted for longer than a decode
+        // between the two finds the tiles there already: no arrival left to see.)
         let drawn = display.pictureSwitches
         XCTAssertEqual(drawn, 1)
+        let start = display.screen()
+        let bare = start.buffer.pixel(x: 10, y: 10) & 0xFF_FFFF == s.map.background.rgb24
         try frame(lat: lat, lon: lon)
         let firstWindow = try XCTUnwrap(display.shown)
         let tiles = try XCTUnwrap(driven.view.tiles)
@@ -110,7 +113,7 @@ final class PlaneTilesTests: XCTestCase {
         XCTAssertEqual(tiles.tilesHeld, 3, "every tile of the picture (and the ring)")
         XCTAssertEqual(differing(screen.buffer, software.renderer.canvas.buffer, except: display.spriteShown), 0,
                        "the tiles that arrived reached the screen")
-        XCTAssertGreaterThan(display.pictureSwitches, drawn, "an arrival drew the other picture")
+        if bare { XCTAssertGreaterThan(display.pictureSwitches, drawn, "an arrival drew the other picture") }
         XCTAssertEqual([display.shown?.x, display.shown?.y], [firstWindow.x, firstWindow.y], "the window stayed")
         XCTAssertEqual(display.canvasCopies, 0, "the canvas never went out")
         XCTAssertLessThan(driven.view.last.offset.x, 0, "the view is wider than the tiles")
@@ -191,4 +194,8 @@ final class PlaneTilesTests: XCTestCase {
         plane.leave()
         XCTAssertEqual(map.forgotten, 1, "the picture's tiles need not be kept once the canvas is back")
     }
+}
+
+private extension Color {
+    var rgb24: UInt32 { UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) }
 }
