@@ -116,6 +116,7 @@ public final class SceneView {
                 // The mosaic follows the view behind the picture (the tiles around it asked
                 // for), so the canvas is whole again the frame it comes back.
                 tiles.show(offset: frame.offset)
+                if waitsForTiles { renderer.invalidate(tiles.waitForView()) }
                 if tiles.hasDeliveries { renderer.invalidate(tiles.receive()) }
             }
             planeMap.show(offsetX: frame.offset.x, offsetY: frame.offset.y)
