@@ -54,7 +54,6 @@ public final class TiledMap {
         }
         let size = tileSet.tileSize
         let slots = cacheBytes / tileSet.slotBytes
-        let needed = tileSet.slotsNeeded(canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         if let problem = tileSet.cacheProblem(cacheBytes: cacheBytes, canvasWidth: canvasWidth, canvasHeight: canvasHeight) {
             throw TileSetError(problem)
         }
