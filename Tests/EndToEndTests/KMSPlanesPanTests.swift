@@ -60,10 +60,7 @@ extension KMSPlanesTests {
                       "windows inside the pictures: \(windows)", file: file, line: line)
 
         // What the controller composed: the map at the view, the dot in the middle.
-        XCTAssertEqual(try vm.run("kill -USR1 \(pid)").status, 0)
-        let snapped = try vm.waitForOutput(pid, containing: "(writeback)")
-        let note = try XCTUnwrap(snapped.split(separator: "\n").first { $0.contains("snapshot: ") && $0.contains("(writeback)") }, file: file, line: line)
-        let shot = try guestPNG(vm, String(note.split(separator: " ").first { $0.hasPrefix("/tmp/snapshot-") } ?? ""))
+        let (shot, snapped) = try writebackSnapshot(vm, pid: pid)
         XCTAssertEqual(try vm.stop(pid), 0, file: file, line: line)
         let corner = shot.pixel(0, 0)
         let ox = corner.r | (corner.b >> 4) << 8, oy = corner.g | (corner.b & 15) << 8

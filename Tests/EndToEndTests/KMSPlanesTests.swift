@@ -44,6 +44,18 @@ final class KMSPlanesTests: XCTestCase {
     }
 
     /// Reads a PNG the guest wrote, through the console in base64.
+    /// SIGUSR1 to the daemon `pid`: the snapshot it wrote from the writeback connector, and what
+    /// the daemon had said by then.
+    func writebackSnapshot(_ vm: QEMUMachine, pid: Int) throws -> (shot: ScreenImage, said: String) {
+        XCTAssertEqual(try vm.run("kill -USR1 \(pid)").status, 0)
+        let said = try vm.waitForOutput(pid, containing: "(writeback)")
+        guard let note = said.split(separator: "\n").first(where: { $0.contains("snapshot: ") && $0.contains("(writeback)") }),
+              let path = note.split(separator: " ").first(where: { $0.hasPrefix("/tmp/snapshot-") }) else {
+            throw TestFailure("no writeback snapshot named in what the daemon said:\n\(said)")
+        }
+        return (try guestPNG(vm, String(path)), said)
+    }
+
     func guestPNG(_ vm: QEMUMachine, _ guestPath: String) throws -> ScreenImage {
         let encoded = try vm.run("base64 \(guestPath)", timeout: 120)
         guard encoded.status == 0, let data = Data(base64Encoded: encoded.output.split(separator: "\n").joined()) else {
@@ -68,11 +80,7 @@ final class KMSPlanesTests: XCTestCase {
         try vm.waitForOutput(pid, "two frames after the fix", timeout: 60) { _ in
             (try? self.planes(vm).contains { $0.type == "overlay" && $0.int("FB_ID") != 0 }) ?? false
         }
-        XCTAssertEqual(try vm.run("kill -USR1 \(pid)").status, 0)
-        let snapped = try vm.waitForOutput(pid, containing: "(writeback)")
-        let note = try XCTUnwrap(snapped.split(separator: "\n").first { $0.contains("snapshot: ") && $0.contains("(writeback)") })
-        let guestPath = String(note.split(separator: " ").first { $0.hasPrefix("/tmp/snapshot-") } ?? "")
-        let shot = try guestPNG(vm, guestPath)
+        let shot = try writebackSnapshot(vm, pid: pid).shot
         let render = try HeadlessRender.frame(at: 5, width: 1024, height: 768, scale: 2, extra: ["--set", "delayBetweenPulseCycles=inf"])
         let worst = shot.maxDifference(around: 512, 384, side: 1024, against: render, around: 512, 384)
         XCTAssertLessThanOrEqual(worst.difference, 2, "at (\(worst.x), \(worst.y))", file: file, line: line)

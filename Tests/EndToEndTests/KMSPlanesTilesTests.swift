@@ -62,10 +62,7 @@ extension KMSPlanesTests {
         XCTAssertGreaterThanOrEqual(framebuffers.count, 2, "a re-centre puts the other picture on the plane: \(windows)", file: file, line: line)
 
         // What the controller composed: the tiles at the view, every one of them decoded.
-        XCTAssertEqual(try vm.run("kill -USR1 \(pid)").status, 0)
-        let snapped = try vm.waitForOutput(pid, containing: "(writeback)")
-        let note = try XCTUnwrap(snapped.split(separator: "\n").first { $0.contains("snapshot: ") && $0.contains("(writeback)") }, file: file, line: line)
-        let shot = try guestPNG(vm, String(note.split(separator: " ").first { $0.hasPrefix("/tmp/snapshot-") } ?? ""))
+        let shot = try writebackSnapshot(vm, pid: pid).shot
         XCTAssertEqual(try vm.stop(pid), 0, file: file, line: line)
         let corner = shot.pixel(0, 0)
         let ox = (corner.b >> 4) * 256 + corner.r, oy = (corner.b & 15) * 256 + corner.g
