@@ -119,7 +119,10 @@ public final class GPSFake {
     public func waitForFeedEnd(timeout: Double = 90) throws {
         guard ChildProcess.waitUntil(timeout: timeout, { feedEnded }) else {
             let out = child.stdout.suffix(600), err = child.stderr.suffix(600)
+            let neverFed = !child.stdout.contains("\"activated\":")
             stop()
+            // Its gpsd never had the device: gpsfake's start-up failed, nothing was played.
+            if neverFed { throw GaveUp(stderr: "no device was ever activated (stdout: ...\(out))\nstderr: ...\(err)") }
             throw TestFailure("gpsfake did not finish its log within \(timeout) s\nstdout: ...\(out)\nstderr: ...\(err)")
         }
         if child.isRunning { _ = child.wait(timeout: 3) }
@@ -130,13 +133,14 @@ public final class GPSFake {
         stop()
     }
 
-    /// gpsfake wrote the whole log, its "# EOF" last, and its gpsd never closed the device: gpsfake
-    /// gives up ("Test timed out", exit 1) and the run says nothing about the program under test.
-    /// Seen once in a loaded CI run; a fresh gpsfake plays the same log through.
+    /// gpsfake failed on its own and the run says nothing about the program under test: it wrote
+    /// the whole log, its "# EOF" last, and its gpsd never closed the device (gpsfake gives up,
+    /// "Test timed out", exit 1), or its gpsd never got the device at all (nothing activated, the
+    /// feed never ended). Each seen once in a loaded CI run; a fresh gpsfake plays the same log.
     public struct GaveUp: Error, CustomStringConvertible {
         public let stderr: String
         public init(stderr: String) { self.stderr = stderr }
-        public var description: String { "gpsfake's gpsd never closed the device after the whole log: \(stderr)" }
+        public var description: String { "gpsfake gave up: \(stderr)" }
     }
 
     /// Runs `attempt`, and once more with everything it starts started again if gpsfake gave up
