@@ -40,7 +40,7 @@ public struct BenchReport {
         out.line("pulsedot bench: \(run.sceneName), \(o.format.rawValue) \(o.width)x\(o.height)\(o.rotation == .r0 ? "" : ", turned \(o.rotation.degrees)°"), scale \(o.scale), \(o.look.rawValue) look, \(o.composition.rawValue) composition, \(o.frames) frames")
         for n in 0..<o.frames {
             out.text("frame "); out.int(n)
-            out.text(": hash "); out.hex(run.hashes[n])
+            if run.hashing { out.text(": hash "); out.hex(run.hashes[n]) } else { out.text(": hash -") }
             out.text(", touched "); out.int(run.touched[n])
             out.text(" px, copied "); out.int(run.copied[n] * bytesPerPixel)
             out.text(" bytes\n")
@@ -49,7 +49,11 @@ public struct BenchReport {
         out.line("pixels touched per frame: \(mean(run.touched)) (mean after the 2 first full frames)")
         out.line("bytes copied per frame: \(mean(run.copied) * bytesPerPixel) (mean after the 2 first full frames)")
         out.line("frame time: p50 \(Self.ms(t.p50)) ms, p99 \(Self.ms(t.p99)) ms, max \(Self.ms(t.max)) ms (wall time, informational)")
-        out.text("hash: "); out.hex(BenchHash.combine(run.hashes)); out.text(" (all frames)\n")
+        if run.hashing {
+            out.text("hash: "); out.hex(BenchHash.combine(run.hashes)); out.text(" (all frames)\n")
+        } else {
+            out.line("hash: not computed (--no-hash)")
+        }
         if let drive = run.drive {
             let m = drive.map
             out.line("tiles: \(m.tilesDecoded) decoded on the worker, \(m.tilesFailed) failed; cache \(m.cacheSlots) tiles (\(m.cacheBytes >> 20) MiB), \(m.tileSet.path)")

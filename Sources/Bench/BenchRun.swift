@@ -17,6 +17,12 @@ public final class BenchRun {
     /// The frames: over a textured map in RAM (`BenchFrames`), or driving through tiles.
     public let frames: BenchFrames?
     public let drive: BenchDrive?
+    /// Whether each frame's hash is computed (off: `--no-hash`, for counting runs, where the hash
+    /// would cost far more than the frame it checks).
+    public let hashing: Bool
+    /// The first frame that runs through `counted`, the marker `deploy/bench-guard` counts
+    /// between (`--count-from`); frames before it warm the caches and the map.
+    public let countFrom: Int
     /// The scene's name in the report.
     public var sceneName: String { drive == nil ? options.scene.rawValue : "drive" }
 
@@ -34,8 +40,11 @@ public final class BenchRun {
 
     /// `drive`: the tiles file to drive through instead of `options.scene` (no `verify`: the
     /// reference painter has no tiles).
-    public init(_ options: BenchOptions, verify: Bool = false, drive tiles: String? = nil) throws(BenchError) {
+    public init(_ options: BenchOptions, verify: Bool = false, drive tiles: String? = nil, hashing: Bool = true,
+                countFrom: Int = .max) throws(BenchError) {
         self.options = options
+        self.hashing = hashing || verify
+        self.countFrom = countFrom
         if let tiles {
             drive = try BenchDrive(options, tiles: tiles)
             frames = nil
@@ -56,11 +65,12 @@ public final class BenchRun {
         for n in 0..<options.frames {
             if let drive { drive.prepare(n) }
             let start = MonotonicInstant.now()
-            let r = step(n)
+            let r = n >= countFrom ? counted(n) : step(n)
             let end = MonotonicInstant.now()
             touched[n] = r.touched
             copied[n] = r.copied
             nanoseconds[n] = end.nanoseconds - start.nanoseconds
+            if !hashing { continue }
             if let drive { hashes[n] = drive.hash(n) } else if let frames { hashes[n] = frames.hash(n) }
             if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
                 mismatches += 1
@@ -68,6 +78,11 @@ public final class BenchRun {
             }
         }
     }
+
+    /// A frame from `countFrom` on: the same step behind a function of its own, so that callgrind's
+    /// `--toggle-collect` counts exactly these frames in one run.
+    @inline(never)
+    public func counted(_ n: Int) -> (touched: Int, copied: Int) { step(n) }
 
     /// One frame (`BenchFrames.step` or `BenchDrive.step`): the unit `deploy/bench-callgrind` counts.
     @inline(never)

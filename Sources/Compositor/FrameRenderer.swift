@@ -168,12 +168,19 @@ public final class FrameRenderer {
         pendingScroll = total
     }
 
-    /// Forgets what is on the canvas: the next `render` redraws it all (after a new
-    /// background, or when the canvas was written by someone else).
+    /// Forgets what is on the canvas: the next `render` redraws it all (when the canvas was
+    /// written by someone else, or the view moved over an unchanged background). The narrowed
+    /// background copy stays: its pixels are still the background's.
     public func invalidate() {
         needsFullFrame = true
         fresh = nil
-        // The background frame may have been rewritten (a composed map window moved).
+    }
+
+    /// The background frame's pixels were rewritten in place (a composed map window moved): the
+    /// narrowed copy follows them, and the next `render` redraws the canvas. Narrowing the whole
+    /// map costs as much as a dozen full frames, so only a real rewrite asks for it.
+    public func backgroundRewritten() {
+        invalidate()
         if case .frame(let f) = background, let n = narrowed { n.refresh(f.buffer.bounds, from: f.buffer) }
     }
 

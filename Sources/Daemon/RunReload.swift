@@ -82,9 +82,12 @@ extension RunDaemon {
             && a.staleAfter == b.staleAfter && a.silenceTimeout == b.silenceTimeout
     }
 
-    /// Whether the output must be reopened (fps only retimes the frame timer).
+    /// Whether the output must be reopened: fps only retimes the frame timer and the blanking
+    /// keys are read at each minute's edge; every other `[display]` key is fixed when the output
+    /// opens (composition decides the planes then).
     static func sameDisplay(_ a: DisplaySettings, _ b: DisplaySettings) -> Bool {
         a.output == b.output && a.device == b.device && a.connector == b.connector && a.mode == b.mode
             && a.format == b.format && a.rotation == b.rotation && a.update == b.update && a.pngFps == b.pngFps
+            && a.composition == b.composition
     }
 }

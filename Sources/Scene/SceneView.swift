@@ -136,7 +136,7 @@ public final class SceneView {
         } else if window.scrolls {
             renderer.scrollBackground(toX: frame.offset.x, y: frame.offset.y)
         } else if window.show(offset: frame.offset) {
-            renderer.invalidate()
+            renderer.backgroundRewritten()
         }
         if let planeDot { return planeDot.render(renderer, appearance, centerX: centre.x, centerY: centre.y) }
         return renderer.render(appearance, centerX: centre.x, centerY: centre.y)

@@ -20,6 +20,8 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("write-city", "PATH", "only write the made-up city the drive scene drives through, as an MBTiles file, and stop"),
     .valued("city-tiles", "COLUMNSxROWS", "the city's size in zoom-17 tiles (default 72x60: 4,320 tiles)"),
     .valued("composition", "software|planes", "the dot painted into the frame, or as its own picture for a display plane, the frame holding the map alone (default software)"),
+    .valued("count-from", "N", "frames from N on run through the step callgrind's --toggle-collect counts (deploy/bench-guard; default: none)"),
+    .flag("no-hash", "skip each frame's hash (counting runs: the hash costs more than the frame)"),
     .flag("json", "the report as one JSON object"),
     .flag("verify", "render every frame again the plain way and compare; exit 2 when any differs"),
 ], notes: "See BENCHMARKS.md.")
@@ -91,7 +93,12 @@ func benchCommand(_ args: Arguments) -> Int32 {
             }
             o.composition = c
         }
-        let run = try BenchRun(o, verify: args.has("verify"), drive: driveTiles)
+        var countFrom = Int.max
+        if args.value("count-from") != nil {
+            do { countFrom = try args.int("count-from", default: 0, range: 0...o.frames) } catch { return fail("bench: \(error)") }
+        }
+        if args.has("no-hash"), args.has("verify") { return fail("bench: --verify compares hashes; it cannot run with --no-hash") }
+        let run = try BenchRun(o, verify: args.has("verify"), drive: driveTiles, hashing: !args.has("no-hash"), countFrom: countFrom)
         run.run()
         var out = BenchWriter()
         let report = BenchReport(run)

@@ -66,16 +66,16 @@ final class RendererNarrowedCopyOutTests: XCTestCase {
         XCTAssertEqual(bytes(a.buffer), bytes(b.buffer))
     }
 
-    /// A background frame rewritten in place (a composed map window that moved) and the whole
-    /// canvas forgotten: the narrowed map follows the new pixels.
-    func testARewrittenBackgroundAndAForgottenCanvasNarrowTheNewMap() throws {
+    /// A background frame rewritten in place (a composed map window that moved): the narrowed
+    /// map follows the new pixels.
+    func testARewrittenBackgroundNarrowsTheNewMap() throws {
         let background = map(width: 64, height: 48)
         let renderer = try FrameRenderer(width: 64, height: 48, style: DotStyle(), scale: 1, background: .frame(background))
         renderer.prepareCopyOut(format: .rgb565)
         let a = OwnedPixelBuffer(width: 64, height: 48, format: .rgb565), b = OwnedPixelBuffer(width: 64, height: 48, format: .rgb565)
         renderer.render(DotAppearance(), centerX: 30.3, centerY: 20.6)
         background.buffer.fill(background.buffer.bounds, with: Color(r: 250, g: 10, b: 90))
-        renderer.invalidate()
+        renderer.backgroundRewritten()
         renderer.render(DotAppearance(), centerX: 31.1, centerY: 21.4)
         renderer.copyOut(renderer.bounds, to: a.buffer)
         renderer.canvas.buffer.copyOut(region: renderer.bounds, to: b.buffer)
