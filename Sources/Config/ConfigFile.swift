@@ -53,31 +53,20 @@ public struct Configuration: Sendable {
     public var overrides: Int
     /// What to say once at start-up, such as "no configuration file …: using the defaults".
     public var notes: [String]
-
-    /// Reads `path`, or `defaultPath` when nil, applies `overrides` and validates the result. A
-    /// missing default file means the defaults (with a note); a missing file that was asked for is
-    /// an error. (`defaultPath` is a parameter for tests.)
-    public static func load(path: String?, overrides: [String] = [],
-                            defaultPath: String = Configuration.defaultPath) throws(ConfigurationError) -> Configuration {
-        let file = path ?? defaultPath
-        let bytes: [UInt8]
-        do {
-            bytes = try FileDescriptor.readWholeFile(file, limit: maximumFileSize)
-        } catch {
-            if path == nil && error.errno == ENOENT {
-                var c = try apply(Settings(), file: nil, overrides: overrides)
-                c.notes.append("no configuration file at \(file): using the defaults")
-                return c
-            }
-            throw ConfigurationError(file: file, line: nil, problem: "cannot read the configuration (\(error.message))")
-        }
-        return try parse(String(decoding: bytes, as: UTF8.self), file: file, overrides: overrides)
-    }
+    /// The drop-ins read after `file` (`FILE.d/*.conf`), in the order they were read.
+    public var dropIns: [String] = []
 
     /// The file's text as if read from `file` (which names it in errors and anchors its relative
     /// paths), then `overrides`, then the checks.
     public static func parse(_ text: String, file: String, overrides: [String] = []) throws(ConfigurationError) -> Configuration {
         var settings = Settings()
+        try read(text, file: file, into: &settings)
+        return try apply(settings, file: file, overrides: overrides)
+    }
+
+    /// One file's lines applied to `settings`, over what earlier files set: the checks that hold
+    /// within a file (a key once, one source) are made here, the whole-configuration ones later.
+    static func read(_ text: String, file: String, into settings: inout Settings) throws(ConfigurationError) {
         var section: String?
         var seen: [String: Int] = [:]
         // The [source] alternative this file chose, and where (`none` chooses nothing).
@@ -128,9 +117,12 @@ public struct Configuration: Sendable {
                 throw ConfigurationError(withCommentHint(error))
             }
             seen[qualified] = lineNumber
-            if choosesSource { chosen = (name, lineNumber) }
+            if choosesSource {
+                chosen = (name, lineNumber)
+                // The alternatives an earlier file chose are replaced, so they no longer come from there.
+                for other in SourceSettings.alternatives where other != name { settings.origins["source.\(other)"] = nil }
+            }
         }
-        return try apply(settings, file: file, overrides: overrides)
     }
 
     /// The overrides, then the whole-configuration checks.

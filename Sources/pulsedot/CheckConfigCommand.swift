@@ -1,8 +1,9 @@
 import Config
 import Daemon
 
-// `pulsedot check-config [FILE] [--set KEY=VALUE ...]`: what `run` would do with a configuration,
-// without running: exit 0 and the effective configuration, or exit 1 and the one-line error. The
+// `pulsedot check-config [FILE] [--set KEY=VALUE ...]`: what `run` would do with a configuration
+// (the file, its drop-ins, the overrides), without running: exit 0 and the effective configuration
+// with where each value comes from, or exit 1 and the one-line error. The
 // unit's ExecReload runs it first, so a bad file is refused before the daemon is signalled.
 
 let checkConfigUsage = Usage(
@@ -11,11 +12,12 @@ let checkConfigUsage = Usage(
     options: [
         .set,
         .flag("keys-markdown", "print the README's table of every key, generated from the settings table"),
-        .flag("default-file", "print the default configuration file (every key commented out)"),
     ],
     notes: """
-        --set applies after the file. --keys-markdown and --default-file take nothing else. Exit 0 and
-        the effective configuration, or exit 1 and the one-line error.
+        The drop-ins FILE.d/*.conf are read after the file, in the order of their names, a later value
+        winning; --set applies last. Each value that a file or --set gave is preceded by a line
+        "# from FILE:LINE" or "# from --set". --keys-markdown takes nothing else. Exit 0 and the
+        effective configuration, or exit 1 and the one-line error.
         """)
 
 func checkConfigCommand(_ parsed: Arguments) -> Int32 {
@@ -23,9 +25,9 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         guard parsed.positional.count <= 1 else {
             throw Arguments.Failure(description: "check-config takes one file, got \(parsed.positional.count)")
         }
-        if parsed.has("keys-markdown") || parsed.has("default-file") {
-            guard parsed.positional.isEmpty, parsed.all("set").isEmpty, !(parsed.has("keys-markdown") && parsed.has("default-file")) else {
-                throw Arguments.Failure(description: "--keys-markdown and --default-file take nothing else")
+        if parsed.has("keys-markdown") {
+            guard parsed.positional.isEmpty, parsed.all("set").isEmpty else {
+                throw Arguments.Failure(description: "--keys-markdown takes nothing else")
             }
         }
     } catch {
@@ -34,10 +36,6 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
     }
     if parsed.has("keys-markdown") {
         print(SettingsTable.markdownDocument(), terminator: "")
-        return 0
-    }
-    if parsed.has("default-file") {
-        print(SettingsTable.defaultConfigurationFile(), terminator: "")
         return 0
     }
     do {

@@ -16,6 +16,8 @@ let commands: [Command] = [
     Command(usage: checkConfigUsage, run: checkConfigCommand),
     Command(usage: statusUsage, run: statusCommand),
     Command(usage: benchUsage, run: benchCommand),
+    Command(usage: manUsage, run: manCommand),
+    Command(usage: completionUsage, run: completionCommand),
 ]
 
 func usage() -> String {

@@ -3,8 +3,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The texts generated from the settings table — check-config's listing, the default configuration
-/// file and the key reference — and the committed copies that must equal them.
+/// The texts generated from the settings table — check-config's listing and the key reference —
+/// and the committed copies that must equal them; the shipped conffile, which must never change.
 final class ConfigDocumentTests: XCTestCase {
     private func read(_ relative: String) throws -> String {
         try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent(relative), encoding: .utf8)
@@ -42,23 +42,35 @@ final class ConfigDocumentTests: XCTestCase {
         }
     }
 
-    func testDeployedDefaultFileIsGeneratedAndParsesToTheDefaults() throws {
+    /// The conffile dpkg owns. Any change to its bytes makes dpkg ask, on every board whose copy
+    /// was edited, what to do with it — and an upgrade without a terminal stops there. So it says
+    /// where settings go and where the reference is, and never changes: edit a drop-in instead.
+    static let shippedFile = """
+        # /etc/pulsedot/pulsedot.conf: PulseDot's main configuration file. It sets nothing: PulseDot runs
+        # with its defaults until you add drop-ins.
+        #
+        # Put your settings in drop-ins, not here: files ending in .conf in /etc/pulsedot/pulsedot.conf.d/,
+        # read after this file in the order of their names, a later value winning (10-site.conf, then
+        # 50-vehicle.conf). The package never changes them, so an upgrade never asks about your settings.
+        #
+        # Every section and key, its default and what it allows: man pulsedot.conf
+        # Ready-made set-ups: /usr/share/pulsedot/examples/
+        # Check the result and where each value comes from: pulsedot check-config
+        # Apply it: systemctl reload pulsedot
+
+        """
+
+    func testShippedConffileKeepsItsBytesAndMeansTheDefaults() throws {
         let shipped = try read("deploy/pulsedot.conf")
-        XCTAssertEqual(shipped, SettingsTable.defaultConfigurationFile(),
-                       "regenerate: pulsedot check-config --default-file > deploy/pulsedot.conf")
+        XCTAssertEqual(shipped, Self.shippedFile,
+                       "deploy/pulsedot.conf changed: dpkg would ask about it on every board that edited it; put the change in the manual page or a drop-in")
+        XCTAssertEqual(Array(shipped.utf8).count, 677)
         let c = try Configuration.parse(shipped, file: "/etc/pulsedot/pulsedot.conf")
-        XCTAssertTrue(c.settings.origins.isEmpty, "every key is commented out")
-        for key in SettingsTable.keys {
-            XCTAssertEqual(c.settings.value(of: key), key.defaultText, key.qualifiedName)
-            XCTAssertTrue(shipped.contains("\n# \(key.name) = \(key.defaultText)\n"), key.qualifiedName)
-        }
-        // Uncommented, it is still valid and still the defaults.
-        let uncommented = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            SettingsTable.keys.contains { line.hasPrefix("# \($0.name) = ") } ? String(line.dropFirst(2)) : String(line)
-        }.joined(separator: "\n")
-        let u = try Configuration.parse(uncommented, file: "/etc/pulsedot/pulsedot.conf")
-        XCTAssertEqual(u.settings.origins.count, SettingsTable.keys.count)
-        for key in SettingsTable.keys { XCTAssertEqual(u.settings.value(of: key), key.defaultText, key.qualifiedName) }
+        XCTAssertTrue(c.settings.origins.isEmpty, "the shipped file sets nothing")
+        for key in SettingsTable.keys { XCTAssertEqual(c.settings.value(of: key), key.defaultText, key.qualifiedName) }
+        // What it points at exists: the drop-in directory the loader reads and the manual page.
+        XCTAssertTrue(shipped.contains(Configuration.dropInDirectory(of: Configuration.defaultPath) + "/"))
+        XCTAssertTrue(SettingsTable.manPage(version: "0").hasPrefix(".TH PULSEDOT.CONF 5 "))
         for line in shipped.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 100, String(line)) }
     }
 
@@ -66,7 +78,19 @@ final class ConfigDocumentTests: XCTestCase {
         let c = try Configuration.parse("[dot]\nscale = 2\nannotationColor = #007AFF\n[source]\nposition = 45.5,-73.6\n[log]\nlevel = debug\n",
                                         file: "/etc/pulsedot/site.conf", overrides: ["display.rotation=90"])
         let text = c.effectiveText()
-        let lines = text.split(separator: "\n").map(String.init)
+        let all = text.split(separator: "\n").map(String.init)
+        // Where each given value comes from, on the line before it.
+        func origin(of line: String) -> String? {
+            all.firstIndex(of: line).flatMap { $0 > 0 && all[$0 - 1].hasPrefix("# from ") ? all[$0 - 1] : nil }
+        }
+        XCTAssertEqual(origin(of: "scale = 2"), "# from /etc/pulsedot/site.conf:2")
+        XCTAssertEqual(origin(of: "# annotationColor = #007AFF"), "# from /etc/pulsedot/site.conf:3")
+        XCTAssertEqual(origin(of: "position = 45.5,-73.6"), "# from /etc/pulsedot/site.conf:5")
+        XCTAssertEqual(origin(of: "level = debug"), "# from /etc/pulsedot/site.conf:7")
+        XCTAssertEqual(origin(of: "rotation = 90"), "# from --set")
+        XCTAssertNil(origin(of: "# colorDotInset = 3"), "a default comes from nowhere")
+        XCTAssertEqual(all.filter { $0.hasPrefix("# from ") }.count, 5)
+        let lines = all.filter { !$0.hasPrefix("# from ") }
         XCTAssertEqual(lines[0], "# Effective configuration (/etc/pulsedot/site.conf with 1 --set override): valid.")
         XCTAssertEqual(lines[1], "# 4 keys differ from the defaults; keys at their default are commented out.")
         XCTAssertEqual(lines.filter { $0.hasPrefix("[") }, SettingsTable.sections.map { "[\($0)]" })
@@ -102,8 +126,4 @@ final class ConfigDocumentTests: XCTestCase {
         XCTAssertEqual(text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("[") }.count, 0)
     }
 
-    func testWrapComment() {
-        XCTAssertEqual(SettingsTable.wrapComment("one two three", width: 9), "# one two\n# three\n")
-        XCTAssertEqual(SettingsTable.wrapComment("a", width: 9), "# a\n")
-    }
 }

@@ -46,11 +46,43 @@ final class CheckConfigTests: XCTestCase {
         }
         XCTAssertEqual(lines.filter { $0.hasPrefix("[") }, ["[dot]", "[source]", "[display]", "[map]", "[log]", "[metrics]"])
 
-        // What it prints is itself a configuration giving the same result.
+        // Each given value says where it comes from, on the line before it.
+        for (origin, value) in [("\(path):3", "annotationColor = #FF3B30"), ("\(path):5", "position = 45.50845,-73.56857"),
+                                ("--set", "fps = 30"), ("--set", "scale = 2")] {
+            XCTAssertEqual(lines.firstIndex(of: value).map { lines[$0 - 1] }, "# from \(origin)", value)
+        }
+        // What it prints is itself a configuration giving the same result (the values now from the copy).
         let copy = try write("copy.conf", run.stdout)
         let again = try checkConfig([copy])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stdout.split(separator: "\n").dropFirst(), run.stdout.split(separator: "\n").dropFirst())
+        let values = { (text: String) in text.split(separator: "\n").dropFirst().filter { !$0.hasPrefix("# from ") } }
+        XCTAssertEqual(values(again.stdout), values(run.stdout))
+    }
+
+    /// A board's main file with a site drop-in and a vehicle drop-in: the later value wins, the
+    /// listing names the drop-in and line each value comes from, leftovers of dpkg are ignored,
+    /// and an error in a drop-in names it.
+    func testDropInsOverrideTheFileAndNameTheirLines() throws {
+        let main = try write("pulsedot.conf", "[dot]\nannotationColor = #FF3B30\n[map]\nzoom = 12\n")
+        let dropIns = dir.appendingPathComponent("pulsedot.conf.d")
+        try FileManager.default.createDirectory(at: dropIns, withIntermediateDirectories: true)
+        _ = try write("pulsedot.conf.d/10-site.conf", "[map]\nzoom = 14\nbackground = #112233\n")
+        _ = try write("pulsedot.conf.d/50-vehicle.conf", "# this bus's panel\n[map]\nzoom = 15\n[display]\nrotation = 90\n")
+        _ = try write("pulsedot.conf.d/50-vehicle.conf.dpkg-old", "[map]\nzoom = nonsense\n")
+        _ = try write("pulsedot.conf.d/50-vehicle.conf~", "[map]\nzoom = nonsense\n")
+        let run = try checkConfig([main])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "# Effective configuration (\(main), then 2 drop-ins from \(dropIns.path)): valid.")
+        for (origin, value) in [("\(main):2", "annotationColor = #FF3B30"), ("\(dropIns.path)/50-vehicle.conf:3", "zoom = 15"),
+                                ("\(dropIns.path)/10-site.conf:3", "background = #112233"), ("\(dropIns.path)/50-vehicle.conf:5", "rotation = 90")] {
+            XCTAssertEqual(lines.firstIndex(of: value).map { lines[$0 - 1] }, "# from \(origin)", value + "\n" + run.stdout)
+        }
+        _ = try write("pulsedot.conf.d/60-broken.conf", "[display]\n\nfps = sixty\n")
+        let bad = try checkConfig([main])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertEqual(bad.stdout, "")
+        XCTAssertTrue(bad.stderr.hasPrefix("pulsedot: \(dropIns.path)/60-broken.conf:3: display.fps = sixty: "), bad.stderr)
     }
 
     func testInvalidFileExitsNonZeroWithOneLine() throws {
@@ -126,10 +158,7 @@ final class CheckConfigTests: XCTestCase {
         XCTAssertTrue(small.stderr.contains("cacheMegabytes"), small.stderr)
     }
 
-    func testDefaultFileAndKeyTableComeFromTheBinary() throws {
-        let file = try checkConfig(["--default-file"])
-        XCTAssertEqual(file.status, 0, file.stderr)
-        XCTAssertEqual(file.stdout, try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf"), encoding: .utf8))
+    func testShippedFileAndKeyTableComeFromTheBinary() throws {
         let shipped = try checkConfig([TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf").path])
         XCTAssertEqual(shipped.status, 0, shipped.stderr)
         XCTAssertTrue(shipped.stdout.contains("# 0 keys differ from the defaults"), shipped.stdout)
