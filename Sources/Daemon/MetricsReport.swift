@@ -1,3 +1,4 @@
+import GPSD
 import Metrics
 
 /// Everything the metrics file says, gathered at one moment as plain values (times already on the
@@ -7,6 +8,10 @@ import Metrics
 struct MetricsReport {
     var version: String
     var startTime: Double
+    /// Whether the last SIGHUP was taken (true after start), and when the running configuration
+    /// was taken: at start, or by the last reload that succeeded.
+    var configReloadSuccessful: Bool
+    var configTakenTime: Double
     var framesDrawn: UInt64
     var framesPresented: UInt64
     var frameTimes: FrameTimeHistogram
@@ -22,7 +27,10 @@ struct MetricsReport {
     var lastFixTime: Double?
     var horizontalError: Double?
     var satellitesUsed: Int?
-    var source: String
+    /// `[source]`'s kind: "gpsd", "position" or "replay".
+    var sourceKind: String
+    /// nil: the source is not gpsd.
+    var gpsdHealth: GPSDHealth?
     var gpsdReconnects: Int
     var skippedLines: Int
     var reloadsGood: UInt64
@@ -39,13 +47,23 @@ struct MetricsReport {
     }
 
     static let fixStates = ["nofix", "live", "stale"]
+    static let gpsdStates: [(GPSDHealth, String)] = [(.unreachable, "unreachable"), (.noReceiver, "no_receiver"), (.receiving, "receiving")]
 
     /// Renders into `text`, emptied first (its storage is reused).
     func render(into text: inout MetricsText) {
         text.removeAll()
-        text.info("pulsedot_info", help: "The running PulseDot and its position source.",
-                  labels: ["version": version, "source": source])
+        // Only values from small fixed sets go into labels: an address or a position there would
+        // make a new series for every board whose configuration differs.
+        text.info("pulsedot_build_info", help: "The running PulseDot's release.", labels: ["version": version])
+        text.info("pulsedot_source_info", help: "Where positions come from: gpsd, a fixed position or a replayed log.",
+                  labels: ["source": sourceKind])
         text.gauge("pulsedot_start_time_seconds", help: "When the daemon started, in seconds since the Unix epoch.", value: startTime)
+        text.gauge("pulsedot_config_last_reload_successful",
+                   help: "1 after start and after a reload that was taken, 0 after one that was refused (the configuration before it runs on).",
+                   value: configReloadSuccessful ? 1 : 0)
+        text.gauge("pulsedot_config_last_reload_success_timestamp_seconds",
+                   help: "When the running configuration was taken (at start or by a reload), in seconds since the Unix epoch.",
+                   value: configTakenTime)
         text.counter("pulsedot_frames_drawn_total", help: "Frames drawn and handed to the display.", value: framesDrawn)
         text.counter("pulsedot_frames_presented_total",
                      help: "Frames that reached the screen: completed page flips, successful DirtyFB calls or pans, PNG files written.",
@@ -79,6 +97,13 @@ struct MetricsReport {
         }
         if let satellitesUsed {
             text.gauge("pulsedot_satellites_used", help: "Satellites used in the fix, from gpsd's last SKY report.", value: Double(satellitesUsed))
+        }
+        if let gpsdHealth {
+            for (health, state) in Self.gpsdStates {
+                text.gauge("pulsedot_gpsd_state",
+                           help: "gpsd as the daemon sees it: unreachable, answering without a receiver, or receiving; 1 for the current state.",
+                           value: health == gpsdHealth ? 1 : 0, labels: ["state": state])
+            }
         }
         text.counter("pulsedot_gpsd_reconnects_total", help: "Reconnections to gpsd (the first connection is not one).",
                      value: UInt64(max(gpsdReconnects, 0)))

@@ -31,6 +31,8 @@ extension RunDaemon {
         return MetricsReport(
             version: PulseDotVersion.string,
             startTime: started.seconds + offset,
+            configReloadSuccessful: reloads.lastTaken,
+            configTakenTime: (reloads.takenAt ?? started).seconds + offset,
             framesDrawn: UInt64(counters.frames),
             framesPresented: presentation.presented,
             frameTimes: counters.frameHistogram,
@@ -44,7 +46,8 @@ extension RunDaemon {
             lastFixTime: lastFix.map { $0.receivedAt.seconds + offset },
             horizontalError: lastFix?.horizontalError,
             satellitesUsed: source.satellitesUsed,
-            source: source.name,
+            sourceKind: sourceKind,
+            gpsdHealth: source.gpsdHealth,
             gpsdReconnects: source.reconnects,
             skippedLines: source.skippedLines,
             reloadsGood: reloads.good,
@@ -55,6 +58,16 @@ extension RunDaemon {
             })
     }
 
+    /// `[source]`'s kind as the metrics label it: a word from a fixed set, never the address or
+    /// position itself.
+    var sourceKind: String {
+        switch settings.source.source {
+        case .gpsd: "gpsd"
+        case .position: "position"
+        case .replay: "replay"
+        }
+    }
+
     /// SIGHUP, counted by whether the configuration was switched (reload() swaps it only when
     /// everything in the new one could be built).
     func countedReload(now: MonotonicInstant) {
@@ -62,10 +75,13 @@ extension RunDaemon {
         reload(now: now)
         if reloads.generation != before {
             reloads.good += 1
+            reloads.lastTaken = true
+            reloads.takenAt = now
             metricsFile.configure(settings.metrics, now: now)
             blankingAfterReload(now: now)
         } else {
             reloads.refused += 1
+            reloads.lastTaken = false
         }
     }
 }
@@ -75,4 +91,9 @@ final class ReloadCounts {
     var generation = 0
     var good: UInt64 = 0
     var refused: UInt64 = 0
+    /// The last SIGHUP was taken, or there was none: the configuration on disk is the one running
+    /// (as far as the daemon knows).
+    var lastTaken = true
+    /// When the last reload was taken; nil: none, the configuration is the one read at start.
+    var takenAt: MonotonicInstant?
 }

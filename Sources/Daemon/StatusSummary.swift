@@ -13,7 +13,7 @@ public enum StatusSummary {
         var warnings: [String] = []
         var lines: [String] = []
         let age = now - written
-        let version = m.sample("pulsedot_info")?.labels["version"] ?? "?"
+        let version = m.sample("pulsedot_build_info")?.labels["version"] ?? "?"
         lines.append("pulsedot \(version): \(path), written \(ago(age))")
         if age > 3 * every + 1 {
             warnings.append("the file is \(duration(age)) old but is rewritten every \(number(every)) s: the daemon is not running or is stuck (systemctl status pulsedot)")
@@ -43,16 +43,33 @@ public enum StatusSummary {
         if let e = m.value("pulsedot_horizontal_error_meters") { fixLine += ", ±\(number((e * 10).rounded() / 10)) m" }
         if let s = m.value("pulsedot_satellites_used") { fixLine += ", \(count(s)) satellites used" }
         lines.append(fixLine)
-        if fix != "live" { warnings.append("the dot does not show a live fix (\(fix)): antenna, receiver, gpsd (gpspipe -w)") }
+        let gpsd = m.current("pulsedot_gpsd_state", label: "state")
+        if fix != "live" { warnings.append("the dot does not show a live fix (\(fix)): " + noFixHint(gpsd: gpsd)) }
 
-        let source = m.sample("pulsedot_info")?.labels["source"] ?? "?"
-        lines.append("source   \(source): \(count(m.value("pulsedot_gpsd_reconnects_total"))) reconnects, \(count(m.value("pulsedot_skipped_lines_total"))) skipped lines")
+        var source = "source   " + (m.sample("pulsedot_source_info")?.labels["source"] ?? "?")
+        if let gpsd { source += ", " + String(gpsd.map { $0 == "_" ? " " : $0 }) }
+        source += ": \(count(m.value("pulsedot_gpsd_reconnects_total"))) reconnects, \(count(m.value("pulsedot_skipped_lines_total"))) skipped lines"
+        lines.append(source)
         lines.append("reloads  \(count(m.value("pulsedot_reloads_total", ["result": "good"]))) taken, \(count(m.value("pulsedot_reloads_total", ["result": "refused"]))) refused")
+        if m.value("pulsedot_config_last_reload_successful") == 0 {
+            warnings.append("the last reload was refused: the configuration from before it still runs (journalctl -u pulsedot says why)")
+        }
         if let start = m.value("pulsedot_start_time_seconds") { lines.append("up       \(duration(written - start)) when the file was written") }
         return (warnings.map { "WARNING: " + $0 } + lines).joined(separator: "\n") + "\n"
     }
 
-    /// "work    p50 ≤ 1 ms, p99 ≤ 4 ms per frame (mean 0.84 ms); waiting for the display 15.9 ms per frame"
+    /// Where to look when there is no live fix, from what gpsd's state tells apart: gpsd itself,
+    /// the receiver's connection, or the receiver's view of the sky.
+    static func noFixHint(gpsd: String?) -> String {
+        switch gpsd ?? "" {
+        case "unreachable": "gpsd does not answer (systemctl status gpsd)"
+        case "no_receiver": "gpsd answers but no receiver feeds it (the receiver's cable and device; journalctl -u gpsd)"
+        case "receiving": "the receiver feeds gpsd but has no fix (the antenna and its view of the sky; gpspipe -w)"
+        default: "antenna, receiver, gpsd (gpspipe -w)"
+        }
+    }
+
+    /// "work    p50 ≤ 1 ms, p99 ≤ 5 ms per frame (mean 0.84 ms); waiting for the display 15.9 ms per frame"
     static func workLine(_ m: MetricsSamples) -> String? {
         guard let n = m.value("pulsedot_frame_duration_seconds_count"), n > 0,
               let sum = m.value("pulsedot_frame_duration_seconds_sum") else { return nil }

@@ -3,11 +3,14 @@
 /// The sum stays in integer nanoseconds (exact however many frames) and becomes seconds only when
 /// written.
 public final class FrameTimeHistogram {
-    /// Upper bounds (inclusive, as Prometheus's `le`): from well under a 60 Hz frame (16.7 ms) to
-    /// the 33 and 66 ms of one and three missed vblanks, and a quarter second for stalls.
+    /// Upper bounds (inclusive, as Prometheus's `le`), 1-2.5-5 steps from 50 µs to a quarter
+    /// second. The low end is there because a frame that only moves the dot costs well under a
+    /// millisecond even on an ARM board (p50 0.08 ms in docs/embedded.md): with a first bucket at
+    /// 0.5 ms every such frame would land in it and a doubling of the work would not show. The display's wait is
+    /// not in these times, so no bucket needs to sit on a vblank; 250 ms catches stalls.
     public static let boundsNanoseconds: [Int64] = [
-        500_000, 1_000_000, 2_000_000, 4_000_000, 8_000_000, 16_000_000, 33_000_000, 66_000_000,
-        100_000_000, 250_000_000,
+        50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000,
+        50_000_000, 100_000_000, 250_000_000,
     ]
 
     private let bounds: UnsafeMutablePointer<Int64>

@@ -56,6 +56,7 @@ public final class GPSDSource: PositionSource {
     public var reconnects: Int { max(client.statistics.connections - 1, 0) }
     public var skippedLines: Int { client.statistics.skipped.total }
     public var satellitesUsed: Int? { sky.used }
+    public var gpsdHealth: GPSDHealth? { client.health }
 }
 
 /// The last SKY's count, kept where the client's event closure can write it.

@@ -37,6 +37,9 @@ public protocol PositionSource: AnyObject {
     /// Satellites used in the fix, as the receiver last reported them (gpsd's SKY); nil: never
     /// reported (a fixed position, a replay, a gpsd that sends no SKY).
     var satellitesUsed: Int? { get }
+    /// Whether gpsd answers and has a receiver feeding it, for a source that reads gpsd; nil for
+    /// the others. Tells a dead antenna (receiving, no fix) from a dead gpsd or an unplugged receiver.
+    var gpsdHealth: GPSDHealth? { get }
 }
 
 extension PositionSource {
@@ -50,6 +53,7 @@ extension PositionSource {
     public var reconnects: Int { 0 }
     public var skippedLines: Int { 0 }
     public var satellitesUsed: Int? { nil }
+    public var gpsdHealth: GPSDHealth? { nil }
 }
 
 /// A source that cannot be set up, as one line naming the key.

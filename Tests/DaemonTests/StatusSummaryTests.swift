@@ -1,4 +1,5 @@
 @testable import Daemon
+import GPSD
 import Metrics
 import XCTest
 
@@ -9,11 +10,12 @@ final class StatusSummaryTests: XCTestCase {
         let h = FrameTimeHistogram()
         for _ in 0..<98 { h.observe(nanoseconds: 700_000) }
         for _ in 0..<2 { h.observe(nanoseconds: 3_000_000) }
-        var r = MetricsReport(version: "0.1.0", startTime: 1_000, framesDrawn: 102, framesPresented: 100, frameTimes: h,
+        var r = MetricsReport(version: "0.1.0", startTime: 1_000, configReloadSuccessful: true, configTakenTime: 4_000,
+                              framesDrawn: 102, framesPresented: 100, frameTimes: h,
                               displayWaitSeconds: 1.6, lastFrameTime: 4_599.9, displayState: .driving, output: "auto",
                               displayName: "/dev/dri/card0 (bochs) Virtual-1 1024x768@60", mode: "1024x768@60", fixState: "live",
-                              lastFixTime: 4_599.5, horizontalError: 4.63, satellitesUsed: 9, source: "gpsd 127.0.0.1:2947",
-                              gpsdReconnects: 2, skippedLines: 1, reloadsGood: 3, reloadsRefused: 1)
+                              lastFixTime: 4_599.5, horizontalError: 4.63, satellitesUsed: 9, sourceKind: "gpsd",
+                              gpsdHealth: .receiving, gpsdReconnects: 2, skippedLines: 1, reloadsGood: 3, reloadsRefused: 1)
         change(&r)
         var text = MetricsText()
         r.render(into: &text)
@@ -26,9 +28,9 @@ final class StatusSummaryTests: XCTestCase {
             pulsedot 0.1.0: /run/pulsedot/metrics.prom, written 3 s ago
             display  driving: /dev/dri/card0 (bochs) Virtual-1 1024x768@60 (1024x768@60, output auto)
             frames   last on screen 0.1 s ago (as the file was written); 100 presented of 102 drawn
-            work     p50 ≤ 1 ms, p99 ≤ 4 ms per frame (mean 0.75 ms); waiting for the display 16 ms per frame shown
+            work     p50 ≤ 1 ms, p99 ≤ 5 ms per frame (mean 0.75 ms); waiting for the display 16 ms per frame shown
             fix      live, last 0.5 s ago, ±4.6 m, 9 satellites used
-            source   gpsd 127.0.0.1:2947: 2 reconnects, 1 skipped lines
+            source   gpsd, receiving: 2 reconnects, 1 skipped lines
             reloads  3 taken, 1 refused
             up       1 h 0 min when the file was written
 
@@ -45,8 +47,59 @@ final class StatusSummaryTests: XCTestCase {
         XCTAssertEqual(warnings, [
             "WARNING: the file is 1 min 40 s old but is rewritten every 10 s: the daemon is not running or is stuck (systemctl status pulsedot)",
             "WARNING: no frame has reached the screen for 1 min 40 s while driving it",
-            "WARNING: the dot does not show a live fix (stale): antenna, receiver, gpsd (gpspipe -w)",
+            "WARNING: the dot does not show a live fix (stale): the receiver feeds gpsd but has no fix (the antenna and its view of the sky; gpspipe -w)",
         ])
+    }
+
+    /// A dead antenna, an unplugged receiver and a dead gpsd all leave the dot stale; gpsd's state
+    /// says which one to go and look at.
+    func testWithoutAFixGpsdsStateSaysWhereToLook() throws {
+        func summary(_ health: GPSDHealth?, kind: String = "gpsd") throws -> [Substring] {
+            let text = report {
+                $0.fixState = "stale"
+                $0.gpsdHealth = health
+                $0.sourceKind = kind
+            }
+            return try StatusSummary.text(metrics: text, path: "m.prom", written: 4_600, now: 4_601, every: 10).split(separator: "\n")
+        }
+        let unreachable = try summary(.unreachable)
+        XCTAssertEqual(unreachable.first, "WARNING: the dot does not show a live fix (stale): gpsd does not answer (systemctl status gpsd)")
+        XCTAssertTrue(unreachable.contains("source   gpsd, unreachable: 2 reconnects, 1 skipped lines"), "\(unreachable)")
+        let noReceiver = try summary(.noReceiver)
+        XCTAssertEqual(noReceiver.first,
+                       "WARNING: the dot does not show a live fix (stale): gpsd answers but no receiver feeds it (the receiver's cable and device; journalctl -u gpsd)")
+        XCTAssertTrue(noReceiver.contains("source   gpsd, no receiver: 2 reconnects, 1 skipped lines"), "\(noReceiver)")
+        let replay = try summary(nil, kind: "replay")
+        XCTAssertEqual(replay.first, "WARNING: the dot does not show a live fix (stale): antenna, receiver, gpsd (gpspipe -w)")
+        XCTAssertTrue(replay.contains("source   replay: 2 reconnects, 1 skipped lines"), "\(replay)")
+    }
+
+    func testARefusedReloadIsAWarning() throws {
+        let refused = report { $0.configReloadSuccessful = false }
+        let lines = try StatusSummary.text(metrics: refused, path: "m.prom", written: 4_600, now: 4_601, every: 10).split(separator: "\n")
+        XCTAssertEqual(lines.first,
+                       "WARNING: the last reload was refused: the configuration from before it still runs (journalctl -u pulsedot says why)")
+    }
+
+    /// The families and labels dashboards and alert rules use: labels only from small fixed sets,
+    /// and gpsd's state only where the source is gpsd.
+    func testTheReportsLabelsComeFromSmallFixedSets() throws {
+        let m = try MetricsSamples(parsing: report())
+        XCTAssertEqual(m.sample("pulsedot_build_info")?.labels, ["version": "0.1.0"])
+        XCTAssertEqual(m.sample("pulsedot_source_info")?.labels, ["source": "gpsd"])
+        XCTAssertNil(m.sample("pulsedot_info"), "the version and the configuration no longer share one series")
+        XCTAssertEqual(m.samples.filter { $0.name == "pulsedot_gpsd_state" }.map { "\($0.labels["state"] ?? "")=\(Int($0.value))" },
+                       ["unreachable=0", "no_receiver=0", "receiving=1"])
+        XCTAssertEqual(m.value("pulsedot_config_last_reload_successful"), 1)
+        XCTAssertEqual(m.value("pulsedot_config_last_reload_success_timestamp_seconds"), 4_000)
+        let fixed = try MetricsSamples(parsing: report {
+            $0.sourceKind = "position"
+            $0.gpsdHealth = nil
+            $0.configReloadSuccessful = false
+        })
+        XCTAssertNil(fixed.sample("pulsedot_gpsd_state"))
+        XCTAssertEqual(fixed.sample("pulsedot_source_info")?.labels, ["source": "position"])
+        XCTAssertEqual(fixed.value("pulsedot_config_last_reload_successful"), 0)
     }
 
     func testWaitingWithoutADisplayYetAndNoFix() throws {

@@ -15,7 +15,10 @@ extension FieldTrial {
             return r.status == 0 && r.output.contains("pulsedot_reloads_total{result=\"good\"} 2")
                 && r.output.contains("pulsedot_reloads_total{result=\"refused\"} 1") ? r.output : nil
         }
-        for line in ["pulsedot_display_state{state=\"driving\"} 1", "pulsedot_fix_state{state=\"live\"} 1"] where !text.contains(line) {
+        // The last SIGHUP put the first file back and was taken; gpsd is fed NMEA by the trial.
+        for line in ["pulsedot_display_state{state=\"driving\"} 1", "pulsedot_fix_state{state=\"live\"} 1",
+                     "pulsedot_config_last_reload_successful 1", "pulsedot_gpsd_state{state=\"receiving\"} 1",
+                     "pulsedot_source_info{source=\"gpsd\"} 1"] where !text.contains(line) {
             throw TestFailure("the metrics file lacks \(line):\n\(text)")
         }
         let mode = try vm.must("stat -c '%a %U' /run/pulsedot/metrics.prom /run/pulsedot").split(separator: "\n").map(String.init)

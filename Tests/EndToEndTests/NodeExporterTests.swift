@@ -13,11 +13,12 @@ final class NodeExporterTests: XCTestCase {
 
     /// Every family the daemon writes; node_exporter must pass each one on.
     static let families = [
-        "pulsedot_info", "pulsedot_start_time_seconds", "pulsedot_frames_drawn_total", "pulsedot_frames_presented_total",
+        "pulsedot_build_info", "pulsedot_source_info", "pulsedot_start_time_seconds", "pulsedot_config_last_reload_successful",
+        "pulsedot_config_last_reload_success_timestamp_seconds", "pulsedot_frames_drawn_total", "pulsedot_frames_presented_total",
         "pulsedot_frame_duration_seconds_bucket", "pulsedot_frame_duration_seconds_sum", "pulsedot_frame_duration_seconds_count",
         "pulsedot_display_wait_seconds_total", "pulsedot_last_frame_timestamp_seconds", "pulsedot_display_state",
         "pulsedot_display_info", "pulsedot_fix_state", "pulsedot_last_fix_timestamp_seconds", "pulsedot_horizontal_error_meters",
-        "pulsedot_satellites_used", "pulsedot_gpsd_reconnects_total", "pulsedot_skipped_lines_total", "pulsedot_reloads_total",
+        "pulsedot_satellites_used", "pulsedot_gpsd_state", "pulsedot_gpsd_reconnects_total", "pulsedot_skipped_lines_total", "pulsedot_reloads_total",
         "pulsedot_map_tiles_decoded_total", "pulsedot_map_tiles_failed_total", "pulsedot_map_tile_cache_tiles",
         "pulsedot_map_tile_cache_capacity_tiles", "pulsedot_map_tile_cache_bytes",
     ]
@@ -86,8 +87,10 @@ final class NodeExporterTests: XCTestCase {
 
         // One reload taken, one refused.
         try daemon.rewrite(config + "[dot]\nannotationColor = #FF3B30\n")
+        let beforeGoodReload = Date().timeIntervalSince1970
         daemon.child.signal(SIGHUP)
         try daemon.waitForLog("configuration reloaded")
+        let afterGoodReload = Date().timeIntervalSince1970
         try daemon.rewrite(config + "[dot]\nannotationColor = red\n")
         daemon.child.signal(SIGHUP)
         try daemon.waitForLog("reload rejected")
@@ -125,6 +128,14 @@ final class NodeExporterTests: XCTestCase {
         XCTAssertEqual(m.sample("pulsedot_display_info")?.labels["mode"], "320x240")
         XCTAssertEqual(m.value("pulsedot_reloads_total", ["result": "good"]), 1)
         XCTAssertEqual(m.value("pulsedot_reloads_total", ["result": "refused"]), 1)
+        XCTAssertEqual(m.value("pulsedot_config_last_reload_successful"), 0, "the last reload was the refused one")
+        let taken = try XCTUnwrap(m.value("pulsedot_config_last_reload_success_timestamp_seconds"))
+        XCTAssertTrue(taken >= beforeGoodReload - 0.01 && taken <= afterGoodReload + 0.01,
+                      "the running configuration was taken by the good reload, between \(beforeGoodReload) and \(afterGoodReload), not at \(taken)")
+        XCTAssertEqual(m.current("pulsedot_gpsd_state", label: "state"), "receiving", "gpsfake's receiver feeds gpsd")
+        XCTAssertEqual(m.sample("pulsedot_source_info")?.labels["source"], "gpsd")
+        XCTAssertEqual(m.sample("pulsedot_build_info")?.labels.keys.sorted(), ["version"])
+        XCTAssertNil(m.sample("pulsedot_info"))
         XCTAssertGreaterThan(m.value("pulsedot_horizontal_error_meters") ?? 0, 0)
         XCTAssertGreaterThan(m.value("pulsedot_frames_presented_total") ?? 0, 20)
         let now = Date().timeIntervalSince1970
@@ -132,8 +143,27 @@ final class NodeExporterTests: XCTestCase {
         XCTAssertEqual(m.value("pulsedot_last_fix_timestamp_seconds") ?? 0, now, accuracy: 5)
         XCTAssertEqual(m.value("node_textfile_mtime_seconds") ?? 0, now, accuracy: 5, "the collector stats the file behind the link")
 
+        // What the screen alert's scrape-error clause relies on, asked of node_exporter itself:
+        // another program's broken file raises the collector's error (no file label) while
+        // PulseDot's file is still read and its mtime reported; a dangling link (the daemon
+        // stopped, /run/pulsedot gone) raises the error and leaves PulseDot's mtime out.
+        let pulsedotFile = collected.appendingPathComponent("pulsedot.prom").path
+        let neighbour = collected.appendingPathComponent("neighbour.prom")
+        try "this is not the text format\n".write(to: neighbour, atomically: true, encoding: .utf8)
+        let withNeighbour = try MetricsSamples(parsing: try Self.scrape(port: port))
+        XCTAssertEqual(withNeighbour.value("node_textfile_scrape_error"), 1)
+        XCTAssertNotNil(withNeighbour.value("node_textfile_mtime_seconds", ["file": pulsedotFile]),
+                        "PulseDot's file is still read beside a broken one")
+        XCTAssertNotNil(withNeighbour.sample("pulsedot_frames_presented_total"))
+        try FileManager.default.removeItem(at: neighbour)
+
         let stop = daemon.stop()
         XCTAssertEqual(stop.status, 0, daemon.log)
+        try FileManager.default.removeItem(atPath: textfile)
+        let dangling = try MetricsSamples(parsing: try Self.scrape(port: port))
+        XCTAssertEqual(dangling.value("node_textfile_scrape_error"), 1)
+        XCTAssertNil(dangling.sample("node_textfile_mtime_seconds", ["file": pulsedotFile]), "no mtime for a link that dangles")
+        XCTAssertNil(dangling.sample("pulsedot_frames_presented_total"))
     }
 
     /// Waits until the daemon's file parses and `condition` holds; returns its text.

@@ -16,12 +16,26 @@ final class FrameTimeHistogramTests: XCTestCase {
 
     func testABoundIsInclusiveAndANegativeDurationCountsAsZero() {
         let histogram = FrameTimeHistogram()
-        histogram.observe(nanoseconds: 500_000)
-        histogram.observe(nanoseconds: 500_001)
+        histogram.observe(nanoseconds: 50_000)
+        histogram.observe(nanoseconds: 50_001)
         histogram.observe(nanoseconds: -7)
         XCTAssertEqual(histogram.cumulativeCount(atBound: 0), 2)
         XCTAssertEqual(histogram.cumulativeCount(atBound: 1), 3)
-        XCTAssertEqual(histogram.sumNanoseconds, 1_000_001)
+        XCTAssertEqual(histogram.sumNanoseconds, 100_001)
+    }
+
+    /// A frame that only moves the dot (tens of microseconds on an ARM board) must not share the
+    /// first bucket with one that does ten times the work.
+    func testTheBucketsReachFromFiftyMicrosecondsToAQuarterSecond() {
+        let histogram = FrameTimeHistogram()
+        histogram.observe(nanoseconds: 80_000)
+        histogram.observe(nanoseconds: 800_000)
+        XCTAssertEqual(FrameTimeHistogram.boundsNanoseconds.first, 50_000)
+        XCTAssertEqual(FrameTimeHistogram.boundsNanoseconds.last, 250_000_000)
+        XCTAssertEqual(histogram.cumulativeCount(atBound: 0), 0)
+        XCTAssertEqual(histogram.cumulativeCount(atBound: 1), 1, "80 µs is within 0.1 ms")
+        XCTAssertEqual(histogram.cumulativeCount(atBound: 3), 1, "800 µs is above 0.5 ms")
+        XCTAssertEqual(histogram.cumulativeCount(atBound: 4), 2)
     }
 
     func testBoundsAscend() {

@@ -71,25 +71,27 @@ final class MetricsTextTests: XCTestCase {
 
     func testHistogramBucketsAreCumulativeThenSumInSecondsAndCount() {
         let histogram = FrameTimeHistogram()
-        for ns: Int64 in [300_000, 1_000_000, 20_000_000, 300_000_000] { histogram.observe(nanoseconds: ns) }
+        for ns: Int64 in [80_000, 300_000, 1_000_000, 20_000_000, 300_000_000] { histogram.observe(nanoseconds: ns) }
         var metrics = MetricsText()
         metrics.histogram("pulsedot_frame_seconds", help: "Time to draw a frame.", histogram, labels: ["output": "kms"])
         XCTAssertEqual(metrics.text, """
             # HELP pulsedot_frame_seconds Time to draw a frame.
             # TYPE pulsedot_frame_seconds histogram
-            pulsedot_frame_seconds_bucket{output="kms",le="0.0005"} 1
-            pulsedot_frame_seconds_bucket{output="kms",le="0.001"} 2
-            pulsedot_frame_seconds_bucket{output="kms",le="0.002"} 2
-            pulsedot_frame_seconds_bucket{output="kms",le="0.004"} 2
-            pulsedot_frame_seconds_bucket{output="kms",le="0.008"} 2
-            pulsedot_frame_seconds_bucket{output="kms",le="0.016"} 2
-            pulsedot_frame_seconds_bucket{output="kms",le="0.033"} 3
-            pulsedot_frame_seconds_bucket{output="kms",le="0.066"} 3
-            pulsedot_frame_seconds_bucket{output="kms",le="0.1"} 3
-            pulsedot_frame_seconds_bucket{output="kms",le="0.25"} 3
-            pulsedot_frame_seconds_bucket{output="kms",le="+Inf"} 4
-            pulsedot_frame_seconds_sum{output="kms"} 0.3213
-            pulsedot_frame_seconds_count{output="kms"} 4
+            pulsedot_frame_seconds_bucket{output="kms",le="5e-05"} 0
+            pulsedot_frame_seconds_bucket{output="kms",le="0.0001"} 1
+            pulsedot_frame_seconds_bucket{output="kms",le="0.00025"} 1
+            pulsedot_frame_seconds_bucket{output="kms",le="0.0005"} 2
+            pulsedot_frame_seconds_bucket{output="kms",le="0.001"} 3
+            pulsedot_frame_seconds_bucket{output="kms",le="0.0025"} 3
+            pulsedot_frame_seconds_bucket{output="kms",le="0.005"} 3
+            pulsedot_frame_seconds_bucket{output="kms",le="0.01"} 3
+            pulsedot_frame_seconds_bucket{output="kms",le="0.025"} 4
+            pulsedot_frame_seconds_bucket{output="kms",le="0.05"} 4
+            pulsedot_frame_seconds_bucket{output="kms",le="0.1"} 4
+            pulsedot_frame_seconds_bucket{output="kms",le="0.25"} 4
+            pulsedot_frame_seconds_bucket{output="kms",le="+Inf"} 5
+            pulsedot_frame_seconds_sum{output="kms"} 0.32138
+            pulsedot_frame_seconds_count{output="kms"} 5
 
             """)
     }
@@ -98,7 +100,7 @@ final class MetricsTextTests: XCTestCase {
         var metrics = MetricsText()
         metrics.histogram("h_seconds", help: "h", FrameTimeHistogram())
         let lines = metrics.text.split(separator: "\n")
-        XCTAssertEqual(lines[2], #"h_seconds_bucket{le="0.0005"} 0"#)
+        XCTAssertEqual(lines[2], #"h_seconds_bucket{le="5e-05"} 0"#)
         XCTAssertEqual(lines.suffix(3), [#"h_seconds_bucket{le="+Inf"} 0"#, "h_seconds_sum 0", "h_seconds_count 0"])
     }
 }

@@ -111,6 +111,7 @@ final class ScriptedSource: PositionSource {
     var reconnectCount = 0
     var skippedCount = 0
     var satellitesUsed: Int?
+    var gpsdHealth: GPSDHealth?
 
     init(name: String = "scripted", staleAfter: Double, emit: @escaping (FeedEvent) -> Void) {
         self.name = name
