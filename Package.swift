@@ -38,10 +38,10 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "GPSD", dependencies: ["JSON", "Syscall"]),
         // The display seam every output conforms to, and what outputs share.
-        .target(name: "Display", dependencies: ["Raster"]),
+        .target(name: "DisplayCore", dependencies: ["Raster"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        .target(name: "KMS", dependencies: ["CDRM", "Display", "JSON", "Raster", "Syscall"]),
-        .target(name: "FBDev", dependencies: ["CLinux", "Display", "JSON", "Raster", "Syscall"]),
+        .target(name: "KMS", dependencies: ["CDRM", "DisplayCore", "JSON", "Raster", "Syscall"]),
+        .target(name: "FBDev", dependencies: ["CLinux", "DisplayCore", "JSON", "Raster", "Syscall"]),
         // systemd's notification protocol and the journal's log lines.
         .target(name: "Systemd", dependencies: ["Syscall"]),
         // Raster map tiles from MBTiles files through SQLite, opened immutable (MBTiles.swift says why).
@@ -53,25 +53,25 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["Display", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles"]),
+        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles"]),
         // Counting what the daemon does: frame times and their percentiles, Prometheus text. Pure Swift.
         .target(name: "Metrics"),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Syscall", "TestSupport"]),
         // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "Syscall", "Systemd"]),
         // What is drawn when: the dot scene over the map, for one canvas.
-        .target(name: "Scene", dependencies: ["Compositor", "Config", "Display", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
-        .target(name: "Outputs", dependencies: ["Compositor", "Config", "Display", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
+        .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Compositor", "Config", "Display", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap"]),
+        .target(name: "Daemon", dependencies: ["Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
@@ -82,9 +82,9 @@ let package = Package(
         .testTarget(name: "SyscallTests", dependencies: ["CLinux", "Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Syscall", "TestSupport"]),
-        .testTarget(name: "KMSTests", dependencies: ["KMS", "Display", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "Display", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "Display", "FrameBench", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
+        .testTarget(name: "KMSTests", dependencies: ["KMS", "DisplayCore", "JSON", "Raster", "Syscall"]),
+        .testTarget(name: "FBDevTests", dependencies: ["FBDev", "DisplayCore", "JSON", "Raster", "Syscall"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FrameBench", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

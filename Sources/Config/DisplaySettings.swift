@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Raster
 
 /// The `[display]` section: where frames go and how.

@@ -1,5 +1,5 @@
 import Config
-import Display
+import DisplayCore
 import Outputs
 import Positioning
 import Syscall

@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Syscall
 
 /// Frames presented over the whole run, across displays: each display counts from zero, and a

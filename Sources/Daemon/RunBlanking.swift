@@ -1,5 +1,5 @@
 import Config
-import Display
+import DisplayCore
 import GPSD
 import Outputs
 import Positioning
@@ -31,7 +31,7 @@ extension RunDaemon {
 
     func darken(_ d: DrivenDisplay, now: MonotonicInstant) {
         do {
-            switch try d.display.checkedBlank() {
+            switch try d.display.blanking?.blank() ?? .nothingToSwitch {
             case .poweredDown: log.info("\(d.displayName): powered down")
             case .black(let reason): log.notice(reason, topic: "blank")
             case .nothingToSwitch: break
@@ -48,7 +48,7 @@ extension RunDaemon {
         startCommand(blanking.settings.unblankCommand, key: "unblankCommand")
         if let d = display.driven {
             do {
-                try d.display.checkedUnblank()
+                try d.display.blanking?.unblank()
                 blanking.darkDisplay = nil
             } catch {
                 lose("\(error)", now: now)

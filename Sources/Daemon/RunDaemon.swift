@@ -1,5 +1,5 @@
 import Config
-import Display
+import DisplayCore
 import GPSD
 import Geo
 import Outputs
@@ -201,7 +201,7 @@ public final class RunDaemon {
     private func displayEvents(now: MonotonicInstant) {
         guard let d = display.driven else { return }
         do {
-            try d.display.checkedHandleEvents()
+            try d.display.handleEvents()
             counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
         } catch {
             lose("\(error)", now: now)

@@ -1,5 +1,5 @@
 import Config
-import Display
+import DisplayCore
 import Outputs
 import Positioning
 import Raster
@@ -25,7 +25,7 @@ extension RunDaemon {
             reconnect(now: now)
             return
         }
-        guard let device = d.display.hotplugDevice else { return }
+        guard let device = d.display.hotplug?.hotplugDevice else { return }
         let concerned = received.contains {
             if case .event(let e) = $0 { return e.concerns(device: device) }
             return true
@@ -79,7 +79,7 @@ extension RunDaemon {
     /// The display's connector looked at; nil when that failed (the display is lost, said).
     private func connectorCheck(_ d: DrivenDisplay, now: MonotonicInstant) -> ConnectorCheck? {
         do {
-            return try d.display.checkedRecheckConnector()
+            return try d.display.hotplug?.recheckConnector() ?? .connected
         } catch {
             lose("\(error)", now: now)
             return nil

@@ -1,5 +1,5 @@
 import Compositor
-import Display
+import DisplayCore
 import Glibc
 import Outputs
 import PNG
@@ -35,7 +35,7 @@ extension RunDaemon {
             log.warning("SIGUSR1: no snapshot, no display is being driven (\(statusText()))")
             return
         }
-        if !d.display.recordNextFrame() { snapshotRequested = true }
+        if let recorder = d.display.recorder { recorder.recordNextFrame() } else { snapshotRequested = true }
     }
 
     /// Writes the canvas as it is now (logical orientation) to the snapshot directory.

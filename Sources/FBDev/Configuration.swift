@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Raster
 
 /// What the configuration says about a framebuffer display (`[display]` with `output = fbdev`,

@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import Raster
 import Syscall
@@ -17,7 +17,7 @@ import Syscall
 /// Life: `init` (read the screen information, check the layout, map) → draw the first frame into
 /// `canvas` → `start()` → per frame: draw, `present(damage:)` → `close()` on every exit path (pans
 /// back to where the console was).
-public final class FBDevOutput: Display {
+public final class FBDevOutput: Display, DisplayBlanking {
     public struct Statistics: Equatable, Sendable {
         public var presents = 0
         public var pans = 0
@@ -187,7 +187,7 @@ public final class FBDevOutput: Display {
 
     /// Writes the whole first frame into every screen, shows the first (by a pan, which also
     /// proves the driver pans) and finds out whether the driver waits for vsync.
-    public func start() throws(FBDevError) {
+    func startScanout() throws(FBDevError) {
         precondition(!started && !closed, "FBDevOutput.start() called twice or after close()")
         // Graphics mode before the first frame, so the cursor never blinks on it.
         _ = console?.enterGraphics()
@@ -261,7 +261,7 @@ public final class FBDevOutput: Display {
 
     // MARK: Frames
 
-    public func present(damage rect: Rect) throws(FBDevError) {
+    func presentDamage(damage rect: Rect) throws(FBDevError) {
         precondition(started && !closed, "FBDevOutput.present before start() or after close()")
         statistics.presents += 1
         damage.add(rect)
@@ -330,7 +330,7 @@ public final class FBDevOutput: Display {
 
     /// The end of a vblank wait: the pan before it is shown, or the in-place copy waiting for it
     /// is made now, just after the vblank. A failed wait leaves the pacing to the frame timer.
-    public func handleEvents() throws(FBDevError) {
+    func readEvents() throws(FBDevError) {
         guard let waiter = vsync, let since = waiter.outstandingSince, let outcome = waiter.finished() else { return }
         presentation.add(waited: clock() - since)
         switch outcome {
@@ -352,7 +352,7 @@ public final class FBDevOutput: Display {
 
     /// FBIOBLANK powerdown; where the driver refuses it (efifb, simplefb), every screen is painted
     /// black instead. A copy waiting for a vblank is dropped: its damage is redrawn at unblank.
-    public func blank() throws(FBDevError) -> BlankOutcome {
+    func switchOff() throws(FBDevError) -> BlankOutcome {
         precondition(started && !closed, "FBDevOutput.blank before start() or after close()")
         copyAfterVSync = false
         do {
@@ -369,7 +369,7 @@ public final class FBDevOutput: Display {
     }
 
     /// Powers the screen up again; the caller then presents the whole canvas.
-    public func unblank() throws(FBDevError) {
+    func switchOn() throws(FBDevError) {
         guard poweredDown else { return }
         do {
             try device.setBlanked(false)

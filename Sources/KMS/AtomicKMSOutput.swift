@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import Raster
 import Syscall
@@ -14,7 +14,7 @@ import Syscall
 /// buffers; the test commit) → draw the first frame → `start()` (modeset commit) → per frame:
 /// paint the sprite, `showSprite`/`hideSprite`, draw the canvas, `present(damage:)`; on events
 /// `handleEvents()` → `close()` (the overlay off, the console's CRTC back).
-public final class AtomicKMSOutput: Display, SpritePlane {
+public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, SpritePlane {
     public struct Statistics: Equatable, Sendable {
         public var presents = 0
         public var commits = 0
@@ -87,7 +87,9 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     public var physicalHeight: Int { mode.height }
     public var modeDescription: String { mode.description }
     public var scanoutFormat: PixelFormat { format }
-    public var hotplugDevice: String? { card.path }
+    public var hotplug: (any DisplayHotplug)? { self }
+    public var hotplugDevice: String { card.path }
+    public var blanking: (any DisplayBlanking)? { self }
     public var canvas: PixelBuffer { shadow.buffer() }
     public var spritePlane: SpritePlane? { self }
     public var spriteBuffer: PixelBuffer { turnedSprite?.buffer ?? sprites[spriteDrawing].pixels }
@@ -130,7 +132,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
 
     // MARK: Starting
 
-    public func start() throws(KMSError) {
+    private func startScanout() throws(KMSError) {
         precondition(!started && !closed, "AtomicKMSOutput.start() called twice or after close()")
         let frame = canvas
         for b in maps { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: rotation) }
@@ -156,7 +158,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
 
     // MARK: Frames
 
-    public func present(damage rect: Rect, frame: FrameStamp) throws(KMSError) {
+    private func presentDamage(damage rect: Rect) throws(KMSError) {
         precondition(started && !closed, "AtomicKMSOutput.present before start() or after close()")
         statistics.presents += 1
         // A picture on screen leaves the canvas behind it; `showCanvas` brings all of it back.
@@ -201,7 +203,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             log("\(name): the driver refused the dot's plane at (\(sprite.x), \(sprite.y)) \(sprite.width)x\(sprite.height) (\(error.message)); composing in software from now on")
             takesSprites = false
             sprite = SpriteState()
-            try present(damage: .empty, frame: frame)
+            try presentDamage(damage: .empty)
             return
         }
         statistics.commits += 1
@@ -225,7 +227,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
         }
     }
 
-    public func handleEvents() throws(KMSError) {
+    private func readEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
         if completed > 0 {
@@ -241,7 +243,7 @@ public final class AtomicKMSOutput: Display, SpritePlane {
 
     // MARK: Hot-plug and blanking
 
-    public func recheckConnector() throws(KMSError) -> ConnectorCheck {
+    private func checkConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "AtomicKMSOutput.recheckConnector before start() or after close()")
         let now: ConnectorState
         do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
@@ -280,14 +282,14 @@ public final class AtomicKMSOutput: Display, SpritePlane {
     }
 
     /// The CRTC's ACTIVE off: the panel dark, the planes' state kept by the next `unblank`.
-    public func blank() throws(KMSError) -> BlankOutcome {
+    private func switchOff() throws(KMSError) -> BlankOutcome {
         precondition(started && !closed, "AtomicKMSOutput.blank before start() or after close()")
         try commitWholeState(active: false)
         blanked = true
         return .poweredDown
     }
 
-    public func unblank() throws(KMSError) {
+    private func switchOn() throws(KMSError) {
         guard blanked else { return }
         try commitWholeState(active: true)
         blanked = false
@@ -350,11 +352,33 @@ public final class AtomicKMSOutput: Display, SpritePlane {
             do throws(KMSError) {
                 let ready: Bool
                 do { ready = try card.waitForEvents(timeoutMilliseconds: timeout) } catch { throw KMSError.classify(error, device: card.path) }
-                if ready { try handleEvents() }
+                if ready { try readEvents() }
             } catch {
                 pending = false
                 return
             }
         }
+    }
+}
+
+/// The display seam's calls: this output's work, its errors as `DisplayFailure`.
+extension AtomicKMSOutput {
+    public func start() throws(DisplayFailure) {
+        do { try startScanout() } catch { throw DisplayFailure(error) }
+    }
+    public func present(damage rect: Rect) throws(DisplayFailure) {
+        do { try presentDamage(damage: rect) } catch { throw DisplayFailure(error) }
+    }
+    public func handleEvents() throws(DisplayFailure) {
+        do { try readEvents() } catch { throw DisplayFailure(error) }
+    }
+    public func recheckConnector() throws(DisplayFailure) -> ConnectorCheck {
+        do { return try checkConnector() } catch { throw DisplayFailure(error) }
+    }
+    public func blank() throws(DisplayFailure) -> BlankOutcome {
+        do { return try switchOff() } catch { throw DisplayFailure(error) }
+    }
+    public func unblank() throws(DisplayFailure) {
+        do { try switchOn() } catch { throw DisplayFailure(error) }
     }
 }

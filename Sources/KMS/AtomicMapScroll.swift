@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import Raster
 import Syscall

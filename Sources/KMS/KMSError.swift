@@ -1,5 +1,5 @@
 import Glibc
-import Display
+import DisplayCore
 import Syscall
 
 /// Why the display cannot be driven (now), as one line that names the device and says what to do,

@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import Raster
 import Syscall
@@ -12,7 +12,7 @@ import Syscall
 /// strategy) → per frame: draw, `present(damage:)`; when `pollDescriptor` is readable,
 /// `handleEvents()` → `close()` on every exit path (lets a flip in flight finish, restores the saved
 /// CRTC: the console).
-public final class KMSOutput: Display {
+public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     public struct Statistics: Equatable, Sendable {
         public var presents = 0
         public var flips = 0
@@ -125,7 +125,7 @@ public final class KMSOutput: Display {
 
     // MARK: Starting
 
-    public func start() throws(KMSError) {
+    func startScanout() throws(KMSError) {
         precondition(!started && !closed, "KMSOutput.start() called twice or after close()")
         // Both buffers get the whole first frame: with two, the back buffer is two frames old and
         // only damage is copied from then on.
@@ -166,7 +166,7 @@ public final class KMSOutput: Display {
 
     // MARK: Frames
 
-    public func present(damage rect: Rect) throws(KMSError) {
+    func presentDamage(damage rect: Rect) throws(KMSError) {
         precondition(started && !closed, "KMSOutput.present before start() or after close()")
         statistics.presents += 1
         damage.add(rect)
@@ -231,7 +231,7 @@ public final class KMSOutput: Display {
         damage.endFrame()
     }
 
-    public func handleEvents() throws(KMSError) {
+    func readEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
         if completed > 0 {
@@ -251,7 +251,7 @@ public final class KMSOutput: Display {
     /// After a uevent for this card: the connector is still there, gone, or back (or its link
     /// failed), in which case the same mode is set again — if the monitor there now offers it —
     /// and the caller presents the whole canvas.
-    public func recheckConnector() throws(KMSError) -> ConnectorCheck {
+    func checkConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "KMSOutput.recheckConnector before start() or after close()")
         let now: ConnectorState
         do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
@@ -278,7 +278,7 @@ public final class KMSOutput: Display {
     /// DPMS Off on the connector (legacy KMS keeps the CRTC's mode for On). Where the connector
     /// has no DPMS or refuses it, the screen is painted black instead. A flip in flight is let
     /// finish first, so no buffer is still queued for a screen being switched off.
-    public func blank() throws(KMSError) -> BlankOutcome {
+    func switchOff() throws(KMSError) -> BlankOutcome {
         precondition(started && !closed, "KMSOutput.blank before start() or after close()")
         finishPendingFlip()
         do {
@@ -299,7 +299,7 @@ public final class KMSOutput: Display {
     }
 
     /// DPMS On again; the caller then presents the whole canvas.
-    public func unblank() throws(KMSError) {
+    func switchOn() throws(KMSError) {
         guard poweredDown else { return }
         do {
             try card.setDPMS(connector: connector.id, on: true)

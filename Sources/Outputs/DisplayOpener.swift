@@ -1,6 +1,6 @@
 import Config
 import Glibc
-import Display
+import DisplayCore
 import FBDev
 import KMS
 import Raster

@@ -1,5 +1,5 @@
 import Compositor
-import Display
+import DisplayCore
 import Raster
 import Scene
 
@@ -42,7 +42,7 @@ public final class DrivenDisplay {
         })
         _ = view.draw(at: now)
         do {
-            try display.checkedStart()
+            try display.start()
         } catch {
             display.close()
             return .failure(DisplayOpener.Unavailable(description: error.description, recovery: error.recovery))
@@ -67,7 +67,8 @@ public final class DrivenDisplay {
     /// Hands the frame's changed rectangle to the display.
     public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
         if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.canvas.buffer) }
-        try display.checkedPresent(damage: damage, frame: frame)
+        display.recorder?.stamp(frame)
+        try display.present(damage: damage)
     }
 
     /// The largest RGB565 copy of a map image kept for copy-out (a map of about 32 million

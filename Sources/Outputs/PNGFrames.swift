@@ -2,7 +2,7 @@ import Glibc
 import JSON
 import PNG
 import Systemd
-import Display
+import DisplayCore
 import Raster
 import Syscall
 
@@ -14,8 +14,7 @@ import Syscall
 /// centre in logical canvas pixels, `accuracyPx` the accuracy disc's radius (0: none), `heading`
 /// in degrees or null. Unknown values are null. Each start begins a new `frames.jsonl` and
 /// numbers frames from 1 again (overwriting older files of the same name).
-public final class PNGFrames: Display {
-    public typealias Thrown = DisplayFailure
+public final class PNGFrames: Display, FrameRecorder {
     public let directory: String
     public let canvasWidth: Int
     public let canvasHeight: Int
@@ -23,6 +22,8 @@ public final class PNGFrames: Display {
     private let log: Journal
     /// An extra frame (SIGUSR1) is wanted at the next present.
     private var extraWanted = false
+    /// What the next presented frame shows (`stamp`), for its line in frames.jsonl.
+    private var shown: FrameStamp
     /// The last frame could not be written: said once per failing spell.
     private var failing = false
     private let index: FileDescriptor
@@ -41,6 +42,7 @@ public final class PNGFrames: Display {
         index = try FileDescriptor.open(directory + "/frames.jsonl", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
         period = 1 / pngFps
         nextDue = now
+        shown = FrameStamp(sinceStart: 0, monotonic: now)
     }
 
     deinit { index.close() }
@@ -53,23 +55,21 @@ public final class PNGFrames: Display {
     public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
     public func start() {}
     public func close() {}
-    /// No frames are written while blanked: a testbed sees the gap.
-    public func blank() -> BlankOutcome { .nothingToSwitch }
-    /// Files have no connector to unplug.
-    public var hotplugDevice: String? { nil }
-    public func recheckConnector() -> ConnectorCheck { .connected }
-    public func unblank() {}
+    /// No frames are written while blanked (there is no panel to switch off): a testbed sees the gap.
     /// A frame counts as presented once its file and its line are written.
     public private(set) var presentation = PresentationCount()
 
-    public func recordNextFrame() -> Bool {
-        extraWanted = true
-        return true
-    }
+    public var recorder: (any FrameRecorder)? { self }
 
-    /// Writes a frame when the cadence (or a SIGUSR1) wants one. A frame that cannot be written
-    /// (a full disk) is said once and skipped; drawing goes on, and writing resumes when it can.
-    public func present(damage: Rect, frame: FrameStamp) {
+    public func recordNextFrame() { extraWanted = true }
+
+    public func stamp(_ frame: FrameStamp) { shown = frame }
+
+    /// Writes a frame when the cadence (or a SIGUSR1) wants one, with the last `stamp`. A frame
+    /// that cannot be written (a full disk) is said once and skipped; drawing goes on, and writing
+    /// resumes when it can.
+    public func present(damage: Rect) {
+        let frame = shown
         let extra = extraWanted
         guard extra || isDue(at: frame.monotonic) else { return }
         extraWanted = false

@@ -1,5 +1,5 @@
 import Config
-import Display
+import DisplayCore
 import GPSD
 import Geo
 import LocationDot

@@ -1,5 +1,5 @@
 import Compositor
-import Display
+import DisplayCore
 import LocationDot
 import Raster
 

@@ -1,5 +1,5 @@
 import Compositor
-import Display
+import DisplayCore
 import Raster
 
 /// A map that pans on the display's primary plane: the view moves by moving the plane's window

@@ -1,6 +1,6 @@
 import Compositor
 import Config
-import Display
+import DisplayCore
 import GPSD
 import Geo
 import LocationDot

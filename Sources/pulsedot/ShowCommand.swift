@@ -1,7 +1,7 @@
 import Compositor
 import Config
 import Daemon
-import Display
+import DisplayCore
 import FBDev
 import Glibc
 import KMS
@@ -216,7 +216,7 @@ struct ShowLoop {
         // The first frame is the background alone: the dot then always reaches the panel through
         // the per-frame path (flip or DirtyFB), the one that must work for the animation.
         renderer.render(nil, centerX: cx, centerY: cy)
-        do { try output.checkedStart() } catch { return outcome(of: error) }
+        do { try output.start() } catch { return outcome(of: error) }
         lastMessage = ""
         say("\(output.displayName): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
         let timer: FrameTimer
@@ -235,10 +235,11 @@ struct ShowLoop {
                 _ = try system { () throws(SyscallError) in try Poll.wait(&fds, timeoutMilliseconds: -1) }
                 if fds[0].revents != 0, try system({ () throws(SyscallError) in try signals.next() }) != nil { return .terminated }
                 if fds[2].revents != 0 {
-                    try output.checkedHandleEvents()
+                    try output.handleEvents()
                     // Damage that waited for this flip or vblank goes out now, not a frame later.
                     if let t = stillUnshown, !output.isSettled {
-                        try output.checkedPresent(damage: .empty, frame: FrameStamp(sinceStart: t, monotonic: t))
+                        output.recorder?.stamp(FrameStamp(sinceStart: t, monotonic: t))
+                        try output.present(damage: .empty)
                     }
                 }
                 if fds[1].revents != 0, try system({ () throws(SyscallError) in try timer.expirations() }) > 0 {
@@ -253,7 +254,8 @@ struct ShowLoop {
                         drawnAt = t
                         if t == options.at { stillUnshown = t }
                     }
-                    try output.checkedPresent(damage: damage, frame: FrameStamp(sinceStart: t, monotonic: t))
+                    output.recorder?.stamp(FrameStamp(sinceStart: t, monotonic: t))
+                    try output.present(damage: damage)
                 }
                 // Tests and installers wait for this before judging the screen: say it only once
                 // the still frame is on the display, not when it was drawn or handed over.

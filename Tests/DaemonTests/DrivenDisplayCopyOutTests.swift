@@ -1,5 +1,5 @@
 @testable import Config
-import Display
+import DisplayCore
 import Foundation
 import GPSD
 @testable import Geo
@@ -43,7 +43,7 @@ final class DrivenDisplayCopyOutTests: XCTestCase {
             let all = Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
             for s in screens { own.buffer().copyOut(region: all, to: s.buffer, rotation: .r0) }
         }
-        func present(damage rect: Rect, frame: FrameStamp) {
+        func present(damage rect: Rect) {
             damage.add(rect)
             let back = 1 - front
             own.copyOut(region: damage.union, to: screens[back].buffer, rotation: .r0)
@@ -51,10 +51,6 @@ final class DrivenDisplayCopyOutTests: XCTestCase {
             front = back
         }
         var presentation: PresentationCount { PresentationCount() }
-        var hotplugDevice: String? { nil }
-        func recheckConnector() -> ConnectorCheck { .connected }
-        func blank() -> BlankOutcome { .poweredDown }
-        func unblank() {}
         func close() {}
     }
 

@@ -1,6 +1,6 @@
 @testable import Config
 import Compositor
-import Display
+import DisplayCore
 import Foundation
 import GPSD
 @testable import Geo

@@ -1,6 +1,6 @@
 @testable import Config
 import Compositor
-import Display
+import DisplayCore
 import Foundation
 import GPSD
 import Geo
@@ -175,7 +175,7 @@ final class PlaneTilesTests: XCTestCase {
         let plane = try XCTUnwrap(PlaneMap(plane: display, painter: map, viewWidth: 300, viewHeight: 180))
         func show(_ x: Int, _ y: Int) {
             plane.show(offsetX: x, offsetY: y)
-            display.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+            display.present(damage: .empty)
         }
         show(-500, 40)
         XCTAssertEqual(map.drawn, [[-628, -88, 556, 436]], "centred on the view, off the map and unclamped")

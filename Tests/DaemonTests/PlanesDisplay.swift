@@ -1,5 +1,5 @@
 import Compositor
-import Display
+import DisplayCore
 import Raster
 import Scene
 
@@ -34,8 +34,8 @@ final class PlanesDisplay: Display, SpritePlane, MapScrollPlane {
     func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
     var spritePlane: SpritePlane? { self }
     func mapScrollPlane(margin: Int) -> MapScrollPlane? { offersScrolling ? self : nil }
-    func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight), frame: FrameStamp(sinceStart: 0, monotonic: 0)) }
-    func present(damage: Rect, frame: FrameStamp) {
+    func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)) }
+    func present(damage: Rect) {
         if next == nil, !damage.isEmpty || shown != nil {
             // Back from a picture, the whole canvas; else what changed.
             let r = shown != nil ? own.buffer().bounds : damage
@@ -47,10 +47,6 @@ final class PlanesDisplay: Display, SpritePlane, MapScrollPlane {
         spriteShown = spriteNext
     }
     var presentation: PresentationCount { PresentationCount() }
-    var hotplugDevice: String? { nil }
-    func recheckConnector() -> ConnectorCheck { .connected }
-    func blank() -> BlankOutcome { .poweredDown }
-    func unblank() {}
     func close() {}
 
     var spriteWidth: Int { 300 }

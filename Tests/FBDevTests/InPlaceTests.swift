@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import FBDev
 import Glibc
 import Raster

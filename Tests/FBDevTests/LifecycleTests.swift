@@ -1,3 +1,4 @@
+import DisplayCore
 import FBDev
 import Glibc
 import Raster
@@ -77,7 +78,7 @@ final class LifecycleTests: XCTestCase {
         try output.start()
         fb.failures["pan"] = [ENODEV]
         XCTAssertThrowsError(try output.present(damage: Rect(x: 0, y: 0, width: 1, height: 1))) { error in
-            XCTAssertEqual((error as? FBDevError)?.recovery, .retry)
+            XCTAssertEqual((error as? DisplayFailure)?.recovery, .retry)
         }
     }
 

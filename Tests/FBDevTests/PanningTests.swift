@@ -1,3 +1,4 @@
+import DisplayCore
 import FBDev
 import Glibc
 import Raster
@@ -120,7 +121,7 @@ final class PanningTests: XCTestCase {
         fb.failures["pan"] = [EBUSY]
         let output = try Scene.make(fb)
         XCTAssertThrowsError(try output.start()) { error in
-            XCTAssertEqual((error as? FBDevError)?.recovery, .retry)
+            XCTAssertEqual((error as? DisplayFailure)?.recovery, .retry)
             XCTAssertTrue("\(error)".hasPrefix("/dev/fb0 (memfb) is held by a DRM master"), "\(error)")
         }
     }

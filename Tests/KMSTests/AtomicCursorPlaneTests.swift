@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import KMS
 import Raster

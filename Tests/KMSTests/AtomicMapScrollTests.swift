@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import KMS
 import Raster
@@ -65,7 +65,7 @@ final class AtomicMapScrollTests: XCTestCase {
         // Moving the window: one commit of the primary plane's source, nothing copied.
         plane.moveWindow(toX: 20, y: 9)
         XCTAssertFalse(output.isSettled)
-        try output.present(damage: Rect(x: 0, y: 0, width: 64, height: 48), frame: frame)
+        try output.present(damage: Rect(x: 0, y: 0, width: 64, height: 48))
         XCTAssertEqual(card.lastRequest?.objects, [20])
         XCTAssertEqual(card.lastRequest?.value(of: 20, FakeAtomicCard.id("SRC_X")), 20 << 16)
         XCTAssertEqual(card.lastRequest?.value(of: 20, FakeAtomicCard.id("SRC_Y")), 9 << 16)
@@ -79,7 +79,7 @@ final class AtomicMapScrollTests: XCTestCase {
         let spare = plane.sparePicture()
         draw(spare, originX: 130, originY: 200)
         plane.showSparePicture(windowX: 1, windowY: 2)
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         XCTAssertTrue(output.isCommitPending)
         try output.handleEvents()
         XCTAssertNotEqual(card.value(20, "FB_ID"), onScreen)
@@ -101,7 +101,7 @@ final class AtomicMapScrollTests: XCTestCase {
         XCTAssertNotEqual(second.base, first.base)
         draw(second, originX: 40, originY: 0)
         plane.showSparePicture(windowX: 0, windowY: 0)
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         XCTAssertTrue(output.isCommitPending, "the switch to the second picture is in flight")
         // Asking for the spare now (the first picture, still scanned out) waits for that commit.
         let again = plane.sparePicture()
@@ -119,7 +119,7 @@ final class AtomicMapScrollTests: XCTestCase {
         let plane = try XCTUnwrap(output.mapScrollPlane(margin: 16), "asked after start too")
         draw(plane.sparePicture(), originX: 0, originY: 0)
         plane.showSparePicture(windowX: 7, windowY: 5)
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         try output.handleEvents()
         assertScreenShowsMap(from: 7, 5, card)
 
@@ -127,7 +127,7 @@ final class AtomicMapScrollTests: XCTestCase {
         XCTAssertFalse(plane.showsPicture)
         Scene.fill(output.canvas, Rect(x: 0, y: 0, width: 4, height: 4)) { _, _ in 0x00FF_0000 }
         let copied = output.statistics.pixelsCopied
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         XCTAssertEqual(output.statistics.pixelsCopied - copied, 64 * 48, "the whole canvas")
         XCTAssertEqual(card.lastRequest?.value(of: 20, FakeAtomicCard.id("SRC_X")), 0)
         XCTAssertEqual(card.lastRequest?.value(of: 20, FakeAtomicCard.id("SRC_Y")), 0)
@@ -135,7 +135,7 @@ final class AtomicMapScrollTests: XCTestCase {
         XCTAssertEqual(card.screen(0, 0), 0x00FF_0000)
         XCTAssertEqual(card.screen(63, 47), Scene.background)
         // The next frame's buffer was behind the picture too: it gets the whole canvas as well.
-        try output.present(damage: Rect(x: 10, y: 10, width: 1, height: 1), frame: frame)
+        try output.present(damage: Rect(x: 10, y: 10, width: 1, height: 1))
         XCTAssertEqual(output.statistics.pixelsCopied - copied, 2 * 64 * 48)
         try output.handleEvents()
         XCTAssertEqual(card.screen(0, 0), 0x00FF_0000)
@@ -151,7 +151,7 @@ final class AtomicMapScrollTests: XCTestCase {
         let plane = try XCTUnwrap(output.mapScrollPlane(margin: 16))
         draw(plane.sparePicture(), originX: ox, originY: oy)
         plane.showSparePicture(windowX: wx, windowY: wy)
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         try output.handleEvents()
         return (card, output, plane)
     }
@@ -174,14 +174,14 @@ final class AtomicMapScrollTests: XCTestCase {
         let (card, output, plane) = try showingAPicture(originX: 0, originY: 0, windowX: 2, windowY: 2)
         plane.moveWindow(toX: 30, y: 30)
         card.commitFailures = [EINVAL]
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         XCTAssertFalse(plane.scrollsMap)
         XCTAssertTrue(lines.contains { $0.contains("the driver refused the map's window at (30, 30)") && $0.hasSuffix("the map moves in the canvas from now on") }, "\(lines)")
         assertScreenShowsMap(from: 2, 2, card)
         XCTAssertTrue(plane.showsPicture, "what the screen shows until the view draws the canvas")
         XCTAssertNil(output.mapScrollPlane(margin: 16), "not offered again")
         plane.showCanvas()
-        try output.present(damage: .empty, frame: frame)
+        try output.present(damage: .empty)
         XCTAssertEqual(card.lastRequest?.value(of: 20, FakeAtomicCard.id("SRC_X")), 0)
         output.close()
     }

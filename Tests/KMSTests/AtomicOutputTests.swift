@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Glibc
 import KMS
 import Raster
@@ -102,7 +102,7 @@ final class AtomicOutputTests: XCTestCase {
         Scene.fill(output.canvas, output.canvas.bounds) { _, _ in Scene.background }
         try output.start()
         Scene.fill(output.canvas, Rect(x: 2, y: 3, width: 6, height: 5)) { _, _ in 0x0000_FF00 }
-        try output.present(damage: Rect(x: 2, y: 3, width: 6, height: 5), frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: Rect(x: 2, y: 3, width: 6, height: 5))
         try output.handleEvents()
         XCTAssertEqual(regions, [Rect(x: 2, y: 3, width: 6, height: 5)])
         XCTAssertEqual(card.screen(4, 5), 0x0000_FF00)
@@ -133,7 +133,7 @@ final class AtomicOutputTests: XCTestCase {
         paintSprite(output, 0xFF00_00FF, width: 4, height: 4)
         output.showSprite(x: 60, y: 44, width: 4, height: 4)
         XCTAssertFalse(output.isSettled)
-        try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: .empty)
         XCTAssertEqual(card.commits.last, [.nonblocking, .event])
         let request = try XCTUnwrap(card.lastRequest)
         XCTAssertEqual(request.objects, [21], "only the overlay changes")
@@ -144,12 +144,12 @@ final class AtomicOutputTests: XCTestCase {
 
         // While the commit is in flight, frames wait.
         Scene.fill(output.canvas, Rect(x: 0, y: 0, width: 8, height: 8)) { _, _ in 0x00FF_0000 }
-        try output.present(damage: Rect(x: 0, y: 0, width: 8, height: 8), frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: Rect(x: 0, y: 0, width: 8, height: 8))
         XCTAssertEqual(output.statistics.deferred, 1)
         try output.handleEvents()
         XCTAssertEqual(card.screen(61, 45), 0x0000_00FF, "an opaque sprite pixel hides the map")
         XCTAssertEqual(card.screen(0, 0), Scene.background, "the waiting damage is not on screen yet")
-        try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: .empty)
         XCTAssertEqual(card.lastRequest?.objects, [20], "the map's new buffer on the primary plane, the overlay as it was")
         try output.handleEvents()
         XCTAssertEqual(card.screen(0, 0), 0x00FF_0000)
@@ -157,7 +157,7 @@ final class AtomicOutputTests: XCTestCase {
         XCTAssertTrue(output.isSettled)
 
         output.hideSprite()
-        try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: .empty)
         try output.handleEvents()
         XCTAssertEqual(card.value(21, "FB_ID"), 0)
         XCTAssertEqual(card.screen(61, 45), Scene.background)
@@ -172,7 +172,7 @@ final class AtomicOutputTests: XCTestCase {
         try output.start()
         paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
         output.showSprite(x: 2, y: 2, width: 5, height: 5)
-        try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: .empty)
         output.close()
         XCTAssertEqual(card.value(21, "FB_ID"), 0, "the commit in flight finished, then the overlay went off")
         XCTAssertEqual(card.value(21, "CRTC_ID"), 0)
@@ -259,7 +259,7 @@ final class AtomicOutputTests: XCTestCase {
         paintSprite(output, 0xFFFF_FFFF, width: 5, height: 5)
         output.showSprite(x: 70, y: 1, width: 5, height: 5)
         card.commitFailures = [EINVAL]
-        try output.present(damage: .empty, frame: FrameStamp(sinceStart: 0, monotonic: 0))
+        try output.present(damage: .empty)
         XCTAssertFalse(output.takesSprites)
         XCTAssertEqual(log.lines.last, "/dev/dri/card0 (fake) Virtual-1: the driver refused the dot's plane at (70, 1) 5x5 (Invalid argument); composing in software from now on")
         try output.handleEvents()

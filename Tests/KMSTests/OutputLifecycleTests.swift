@@ -1,3 +1,4 @@
+import DisplayCore
 import Glibc
 import KMS
 import Raster
@@ -38,7 +39,7 @@ final class OutputLifecycleTests: XCTestCase {
         card.failures["setCrtc"] = [EACCES]
         let output = try Scene.make(card)
         XCTAssertThrowsError(try output.start()) { error in
-            let e = error as! KMSError
+            let e = error as! DisplayFailure
             XCTAssertEqual(e.recovery, .retry)
             XCTAssertEqual("\(e)", "/dev/dri/card0 is in use by another DRM master (setCrtc: Permission denied); stop the other display program or switch VT; retrying")
         }
@@ -58,7 +59,7 @@ final class OutputLifecycleTests: XCTestCase {
         try output.start()
         card.failures["pageFlip"] = [ENODEV]
         XCTAssertThrowsError(try output.present(damage: Rect(x: 0, y: 0, width: 2, height: 2))) { error in
-            let e = error as! KMSError
+            let e = error as! DisplayFailure
             XCTAssertEqual(e.recovery, .findDeviceAgain)
             XCTAssertEqual("\(e)", "/dev/dri/card0 went away (pageFlip: No such device); looking for the card again")
         }

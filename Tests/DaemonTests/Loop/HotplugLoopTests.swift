@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Foundation
 import Glibc
 import Metrics

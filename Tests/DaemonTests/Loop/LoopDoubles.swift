@@ -1,19 +1,15 @@
 @testable import Daemon
-import Display
+import DisplayCore
 import GPSD
 import Geo
 import Positioning
 import Raster
 import Syscall
 
-/// An in-memory display: a canvas of its own, presents counted, failures on request.
-final class MemoryDisplay: Display {
-    /// Its calls throw untyped (a `Failure`, or nothing at all).
-    typealias Thrown = any Error
-    struct Failure: DisplayError {
-        let description: String
-        let recovery: Recovery
-    }
+/// An in-memory display with every capability a panel may have: a canvas of its own, presents
+/// counted, hot-plug, blanking, a record of what each frame shows, failures on request.
+final class MemoryDisplay: Display, DisplayHotplug, DisplayBlanking, FrameRecorder {
+    typealias Failure = DisplayFailure
 
     let canvasWidth: Int
     let canvasHeight: Int
@@ -25,8 +21,7 @@ final class MemoryDisplay: Display {
     private(set) var closed = false
     /// The next present throws this (an unplugged panel, another master).
     var failNextPresent: Failure?
-    /// Keeps frames like PNG output does (SIGUSR1 goes into its own record).
-    var keepsFrames = false
+    /// Extra frames asked for its record (SIGUSR1), as PNG output keeps them.
     private(set) var recordRequests = 0
     /// While set, frames are handed over but never reach the screen (a panel that stopped
     /// completing flips); each present otherwise completes at once, waited for `waitPerFrame`.
@@ -48,14 +43,15 @@ final class MemoryDisplay: Display {
     var scanoutFormat: PixelFormat { .xrgb8888 }
     var canvas: PixelBuffer { own.buffer() }
     func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-    var pollDescriptor: Int32? { nil }
     func start() { started = true }
-    func handleEvents() {}
     func close() { closed = true }
+    var hotplug: (any DisplayHotplug)? { self }
+    var blanking: (any DisplayBlanking)? { self }
+    var recorder: (any FrameRecorder)? { self }
     /// What `blank()` answers; the edges are recorded with the test's clock by the harness.
     var blankOutcome = BlankOutcome.poweredDown
-    /// As a KMS card would name itself for uevents; nil: like a framebuffer, nothing to hear.
-    var hotplugDevice: String? = "/dev/dri/card0"
+    /// As a KMS card names itself for uevents.
+    let hotplugDevice = "/dev/dri/card0"
     /// What the next connector check finds.
     var connector = ConnectorCheck.connected
     private(set) var connectorChecks = 0
@@ -78,14 +74,20 @@ final class MemoryDisplay: Display {
         blanked = false
     }
 
-    func present(damage: Rect, frame: FrameStamp) throws {
+    /// What the frame presented next shows, as the loop says it.
+    private var stamped: FrameStamp?
+
+    func stamp(_ frame: FrameStamp) { stamped = frame }
+
+    func present(damage: Rect) throws(DisplayFailure) {
         if let failure = failNextPresent {
             failNextPresent = nil
             throw failure
         }
         presents += 1
         if blanked { presentsWhileBlanked += 1 }
-        stamps.append(frame)
+        if let stamped { stamps.append(stamped) }
+        stamped = nil
         damages.append(damage)
         onPresent?()
         if !holdFlips {
@@ -94,11 +96,7 @@ final class MemoryDisplay: Display {
         }
     }
 
-    func recordNextFrame() -> Bool {
-        guard keepsFrames else { return false }
-        recordRequests += 1
-        return true
-    }
+    func recordNextFrame() { recordRequests += 1 }
 }
 
 /// An in-memory position source: the test hands it fixes; it counts what the loop asked of it.

@@ -1,6 +1,6 @@
 import Config
 @testable import Daemon
-import Display
+import DisplayCore
 import Glibc
 import Outputs
 import Positioning

@@ -1,4 +1,4 @@
-import Display
+import DisplayCore
 import Foundation
 import Glibc
 import Metrics
@@ -182,9 +182,8 @@ final class RunLoopTests: XCTestCase {
         XCTAssertEqual(pings.count, 16, "at 0, 0.2, … 3.0 s: \(pings)")
     }
 
-    func testSIGUSR1GoesIntoADisplaysOwnRecordWhenItKeepsFrames() throws {
+    func testSIGUSR1GoesIntoADisplaysOwnRecord() throws {
         let h = try LoopHarness(config: Self.base)
-        h.waiting.at(0.5) { h.display?.keepsFrames = true }
         h.waiting.signal(SIGUSR1, at: 1.0)
         h.waiting.signal(SIGTERM, at: 1.5)
         XCTAssertEqual(try h.run(), 0)

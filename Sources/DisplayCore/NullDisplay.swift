@@ -2,7 +2,6 @@ import Raster
 
 /// `output = none`: frames are rendered and discarded (measurements, soak tests).
 public final class NullDisplay: Display {
-    public typealias Thrown = DisplayFailure
     public let canvasWidth: Int
     public let canvasHeight: Int
     private var own: DisplayCanvas
@@ -22,11 +21,6 @@ public final class NullDisplay: Display {
     public func start() {}
     /// Discarding is all this display does with a frame, so every present is one done.
     public private(set) var presentation = PresentationCount()
-    public func present(damage: Rect, frame: FrameStamp) { presentation.presented += 1 }
+    public func present(damage: Rect) { presentation.presented += 1 }
     public func close() {}
-    public func blank() -> BlankOutcome { .nothingToSwitch }
-    /// No connector: nothing is ever unplugged.
-    public var hotplugDevice: String? { nil }
-    public func recheckConnector() -> ConnectorCheck { .connected }
-    public func unblank() {}
 }
