@@ -89,6 +89,9 @@ final class LintianTests: XCTestCase {
             for source in sources {
                 XCTAssertTrue(builtUsing.contains(source), "\(arch): \(source) is linked in but Static-Built-Using is '\(builtUsing)'")
             }
+            // glibc's LGPL asks for its source to stay available: Built-Using keeps it in the archive.
+            let licensed = try runProgram("/usr/bin/dpkg-deb", ["-f", deb.path, "Built-Using"])
+            XCTAssertEqual(licensed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), sources.first { $0.hasPrefix("glibc ") })
 
             let root = dir.appendingPathComponent("root-\(arch.rawValue)")
             let extracted = try runProgram("/usr/bin/dpkg-deb", ["-x", deb.path, root.path])
