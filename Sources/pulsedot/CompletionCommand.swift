@@ -1,4 +1,6 @@
 import Config
+// String.contains(String) in Embedded Swift.
+import Syscall
 
 // `pulsedot completion bash`: bash completion for the commands, their options and `--set`'s
 // keys, written from the command table and the settings table, so it offers exactly what the
