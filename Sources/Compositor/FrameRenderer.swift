@@ -13,9 +13,10 @@ public enum FrameBackground {
 }
 
 /// The one frame pipeline every output shares (`render`, `demo`, `show`, `run`, `bench`):
-/// restore the background where the dot was and will be → paint the dot → copy the changed region
-/// out to the target's format. It draws into an XRGB8888 canvas it owns; the 8-bit result is
-/// narrowed to RGB565 only when copied out. After `init`, rendering allocates nothing.
+/// restore the background where anything changed → the map layers → the dot → the screen layers
+/// (`Layer`) → copy the changed region out to the target's format. It draws into an XRGB8888
+/// canvas it owns; the 8-bit result is narrowed to RGB565 only when copied out. After `init`,
+/// rendering allocates nothing.
 public final class FrameRenderer {
     public let width: Int
     public let height: Int
@@ -32,10 +33,12 @@ public final class FrameRenderer {
     private var staleBackground: Rect = .empty
     /// How far a tiled view moved since the last frame, for `render` to scroll the canvas by.
     private var pendingScroll: (x: Int, y: Int)?
-    /// Drawn over everything where a frame changes (the map's attribution): made once, never per frame.
-    public var overlay: Overlay? {
-        didSet { needsFullFrame = true }
-    }
+    /// Layers over the map and under the dot (a route line), in drawing order.
+    public private(set) var mapLayers: [any Layer] = []
+    /// Layers over everything, fixed on the screen (the map's credit, a banner), in drawing order.
+    public private(set) var screenLayers: [any Layer] = []
+    /// Whether there is any layer: a frame without layers skips their bookkeeping altogether.
+    private var layered = false
     /// The background frame's pixel at the canvas's top-left corner.
     public private(set) var backgroundOrigin = (x: 0, y: 0)
     /// The background frame narrowed to RGB565 for one rotation (`prepareCopyOut`), and the canvas
@@ -85,6 +88,7 @@ public final class FrameRenderer {
             }
         }
         var changed = lastDot.union(staleBackground)
+        if layered { changed = changed.union(layerDamage()) }
         staleBackground = .empty
         var dot = Rect.empty
         if let appearance {
@@ -95,50 +99,105 @@ public final class FrameRenderer {
             changed = bounds
             needsFullFrame = false
         }
-        switch background {
-        case .frame(let f):
+        if case .frame(let f) = background, !layered || !mapLayersMeet(changed) {
             // The background restore and the dot in one pass over the changed rectangle.
             let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
                                         appearance: dot.isEmpty ? nil : appearance, clip: changed)
             dot = dot.union(painted)
-            fresh = dot
-            if let overlay { fresh = dot.union(overlay.frame) }
-        case .color, .tiles:
+        } else {
             restoreBackground(changed)
+            drawMapLayers(clip: changed)
             if let appearance, !dot.isEmpty {
                 let painted = painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY,
                                             appearance: appearance, clip: changed)
                 dot = dot.union(painted)
             }
-            fresh = overlay.map { dot.union($0.frame) } ?? dot
         }
-        if let overlay { overlay.draw(into: canvas.buffer, clip: changed) }
+        if layered {
+            for layer in screenLayers { layer.draw(into: canvas.buffer, clip: changed) }
+            fresh = dot.union(layerFrames())
+        } else {
+            fresh = dot
+        }
         lastDot = dot
         return changed
     }
 
-    /// A frame after the tiled view moved by `scroll`: the canvas's picture is moved along with
-    /// it in whole-row copies, and only what that got wrong is restored from the tiles — the
-    /// strips it uncovered, the old dot and the overlay where they moved to, the overlay's own
-    /// place, tiles that arrived — before the dot and the overlay are drawn. Every pixel ends up
-    /// as a full redraw would leave it; on screen the whole canvas changed.
+    /// Adds `layer` on top of the others of its place; the next frame is drawn whole.
+    public func add(_ layer: any Layer, on place: LayerPlace) {
+        switch place {
+        case .map: mapLayers.append(layer)
+        case .screen: screenLayers.append(layer)
+        }
+        layered = true
+        needsFullFrame = true
+    }
+
+    /// Takes `layer` out of the scene; the next frame is drawn whole.
+    public func remove(_ layer: any Layer) {
+        mapLayers.removeAll { $0 === layer }
+        screenLayers.removeAll { $0 === layer }
+        layered = !mapLayers.isEmpty || !screenLayers.isEmpty
+        needsFullFrame = true
+        fresh = nil
+    }
+
+    /// What every layer says changed since the last frame.
+    private func layerDamage() -> Rect {
+        var r = Rect.empty
+        for layer in mapLayers { r = r.union(layer.takeDamage()) }
+        for layer in screenLayers { r = r.union(layer.takeDamage()) }
+        return r
+    }
+
+    /// Where any layer may differ from the background: with the dot, what copy-out narrows.
+    private func layerFrames() -> Rect {
+        var r = Rect.empty
+        for layer in mapLayers { r = r.union(layer.frame) }
+        for layer in screenLayers { r = r.union(layer.frame) }
+        return r
+    }
+
+    private func mapLayersMeet(_ rect: Rect) -> Bool {
+        for layer in mapLayers where !layer.frame.intersection(rect).isEmpty { return true }
+        return false
+    }
+
+    private func drawMapLayers(clip: Rect) {
+        if !layered { return }
+        for layer in mapLayers { layer.draw(into: canvas.buffer, clip: clip) }
+    }
+
+    /// A frame after the tiled view moved by `scroll`: the canvas's picture — the map and its
+    /// map layers — is moved along with it in whole-row copies, and only what that got wrong is
+    /// restored from the tiles, with the map layers drawn again there: the strips it uncovered,
+    /// the old dot and the screen layers where they moved to, the screen layers' own places, tiles
+    /// that arrived, what layers changed — before the dot and the screen layers are drawn. Every
+    /// pixel ends up as a full redraw would leave it; on screen the whole canvas changed.
     private func renderScrolled(_ appearance: DotAppearance?, centerX: Double, centerY: Double,
                                 by scroll: (x: Int, y: Int), over mosaic: TileMosaic) -> Rect {
         canvas.buffer.scrollContents(byX: -scroll.x, y: -scroll.y)
         fresh = nil
         func moved(_ r: Rect) -> Rect { Rect(x: r.x - scroll.x, y: r.y - scroll.y, width: r.width, height: r.height) }
-        let all = bounds
-        if scroll.x > 0 { mosaic.restore(Rect(x: width - scroll.x, y: 0, width: scroll.x, height: height), into: canvas.buffer) }
-        if scroll.x < 0 { mosaic.restore(Rect(x: 0, y: 0, width: -scroll.x, height: height), into: canvas.buffer) }
-        if scroll.y > 0 { mosaic.restore(Rect(x: 0, y: height - scroll.y, width: width, height: scroll.y), into: canvas.buffer) }
-        if scroll.y < 0 { mosaic.restore(Rect(x: 0, y: 0, width: width, height: -scroll.y), into: canvas.buffer) }
-        mosaic.restore(moved(lastDot), into: canvas.buffer)
-        if let overlay {
-            mosaic.restore(moved(overlay.frame), into: canvas.buffer)
-            mosaic.restore(overlay.frame, into: canvas.buffer)
+        func restore(_ r: Rect) {
+            let r = r.intersection(bounds)
+            if r.isEmpty { return }
+            mosaic.restore(r, into: canvas.buffer)
+            drawMapLayers(clip: r)
         }
-        mosaic.restore(staleBackground, into: canvas.buffer)
+        let all = bounds
+        if scroll.x > 0 { restore(Rect(x: width - scroll.x, y: 0, width: scroll.x, height: height)) }
+        if scroll.x < 0 { restore(Rect(x: 0, y: 0, width: -scroll.x, height: height)) }
+        if scroll.y > 0 { restore(Rect(x: 0, y: height - scroll.y, width: width, height: scroll.y)) }
+        if scroll.y < 0 { restore(Rect(x: 0, y: 0, width: width, height: -scroll.y)) }
+        restore(moved(lastDot))
+        for layer in screenLayers {
+            restore(moved(layer.frame))
+            restore(layer.frame)
+        }
+        restore(staleBackground)
         staleBackground = .empty
+        if layered { restore(layerDamage()) }
         var dot = Rect.empty
         if let appearance {
             dot = painter.bounds(centerX: centerX, centerY: centerY, appearance: appearance).intersection(all)
@@ -146,9 +205,9 @@ public final class FrameRenderer {
                 dot = dot.union(painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY, appearance: appearance, clip: all))
             }
         }
-        if let overlay { overlay.draw(into: canvas.buffer, clip: all) }
-        // Every pixel is now what a full redraw leaves: the tiles, but for the dot and overlay.
-        fresh = overlay.map { dot.union($0.frame) } ?? dot
+        if layered { for layer in screenLayers { layer.draw(into: canvas.buffer, clip: all) } }
+        // Every pixel is now what a full redraw leaves: the tiles, but for the dot and the layers.
+        fresh = layered ? dot.union(layerFrames()) : dot
         lastDot = dot
         return all
     }

@@ -75,7 +75,8 @@ public final class SceneView {
         }
         if let text = Self.attributionText(settings.map) {
             do {
-                renderer.overlay = try AttributionLabel.make(text: text, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale)
+                let label = try AttributionLabel.make(text: text, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale)
+                renderer.add(PictureLayer(label), on: .screen)
             } catch {
                 notes.append("map attribution not drawn: \(error)")
             }
@@ -151,9 +152,9 @@ public final class SceneView {
     /// tiles or a whole map image, the dot is on a plane, and the display scrolls pictures.
     public func panMap(on display: any Display) {
         guard planeDot != nil, scene.map.follow != .off else { return }
-        if renderer.overlay != nil {
-            // The credit stays put on the screen while a picture moves under it: only the canvas
-            // can hold both.
+        if !renderer.screenLayers.isEmpty || !renderer.mapLayers.isEmpty {
+            // The credit stays put on the screen while a picture moves under it, and map layers
+            // are not in the pictures: only the canvas can hold them all.
             notes.append("the map's credit is drawn in the canvas: the map moves there, not on the display's primary plane")
             return
         }

@@ -29,7 +29,7 @@ final class RendererNarrowedCopyOutTests: XCTestCase {
             let renderer = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 1, background: .frame(background))
             let label = Overlay(width: 30, height: 8, x: 85, y: 78)
             label.fill(Rect(x: 0, y: 0, width: 30, height: 8), with: Color(r: 255, g: 255, b: 255, a: 160))
-            renderer.overlay = label
+            renderer.add(PictureLayer(label), on: .screen)
             renderer.prepareCopyOut(format: .rgb565, rotation: rotation)
             XCTAssertEqual(renderer.narrowedBytes, (w + 40) * (h + 30) * 2)
             let panel = rotation.physicalSize(logicalWidth: w, logicalHeight: h)

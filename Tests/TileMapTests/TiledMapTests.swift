@@ -199,8 +199,25 @@ final class TiledMapTests: XCTestCase {
 }
 
 final class TiledScrollTests: XCTestCase {
+    /// A band across the map in map pixels, translucent, drawn in the view the test sets: a map
+    /// layer that must move with the tiles when the canvas scrolls.
+    final class Band: Layer {
+        var view = ViewOffset(x: 0, y: 0)
+        var frame: Rect { Rect(x: 150 - view.x, y: 120 - view.y, width: 400, height: 9) }
+        func takeDamage() -> Rect { .empty }
+        func draw(into canvas: PixelBuffer, clip: Rect) {
+            let box = frame.intersection(clip).intersection(canvas.bounds)
+            if box.isEmpty { return }
+            for y in box.y..<box.maxY {
+                let row = canvas.row(y).assumingMemoryBound(to: UInt32.self)
+                for x in box.x..<box.maxX { row[x] = Blend.over(row[x], Color(r: 230, g: 20, b: 60, a: 150), coverage: 255) }
+            }
+        }
+    }
+
     /// A view that pans over tiles (the canvas scrolled, only what that uncovers restored) ends
-    /// every frame with exactly the pixels of a frame drawn from nothing over the same map.
+    /// every frame with exactly the pixels of a frame drawn from nothing over the same map, with
+    /// a map layer moving with the tiles and a screen layer staying put.
     func testScrolledFramesEqualFramesDrawnFromNothing() throws {
         let fixture = try TileMapFixture.make(in: try TestEnvironment.temporaryDirectory("tilemap"))
         let set = try TileSet.open(path: fixture.path, scheme: .xyz, measure: TileDimensions.of)
@@ -215,7 +232,9 @@ final class TiledScrollTests: XCTestCase {
             return o
         }
         let tiled = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 2, background: .tiles(map.mosaic))
-        tiled.overlay = label()
+        let band = Band()
+        tiled.add(band, on: .map)
+        tiled.add(PictureLayer(label()), on: .screen)
         var look = DotAppearance()
         look.haloSize = 0.7
         look.haloOpacity = 0.4
@@ -227,6 +246,7 @@ final class TiledScrollTests: XCTestCase {
             offset = ViewOffset(x: offset.x + move.0, y: offset.y + move.1)
             let was = map.mosaic.offset
             if map.show(offset: offset) { tiled.scrollCanvas(byX: offset.x - was.x, y: offset.y - was.y) }
+            band.view = ViewOffset(x: map.mosaic.offset.x, y: map.mosaic.offset.y)
             tiled.invalidate(map.waitForView())
             let x = 150 + Double(step) * 1.37, y = 100 - Double(step) * 0.61
             tiled.render(look, centerX: x, centerY: y)
@@ -239,7 +259,10 @@ final class TiledScrollTests: XCTestCase {
                 }
             }
             let fresh = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 2, background: .frame(image))
-            fresh.overlay = label()
+            let still = Band()
+            still.view = ViewOffset(x: map.mosaic.offset.x, y: map.mosaic.offset.y)
+            fresh.add(still, on: .map)
+            fresh.add(PictureLayer(label()), on: .screen)
             fresh.render(look, centerX: x, centerY: y)
             XCTAssertTrue(Array(tiled.canvas.bytes) == Array(fresh.canvas.bytes), "step \(step), offset \(offset): the scrolled frame differs")
         }

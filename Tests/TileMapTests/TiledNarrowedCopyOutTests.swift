@@ -25,7 +25,7 @@ final class TiledNarrowedCopyOutTests: XCTestCase {
         let renderer = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 2, background: .tiles(map.mosaic))
         let label = Overlay(width: 60, height: 14, x: w - 60, y: h - 14)
         label.fill(Rect(x: 0, y: 0, width: 60, height: 14), with: Color(r: 255, g: 255, b: 255, a: 191))
-        renderer.overlay = label
+        renderer.add(PictureLayer(label), on: .screen)
         let screens = [OwnedPixelBuffer(width: w, height: h, format: .rgb565), OwnedPixelBuffer(width: w, height: h, format: .rgb565)]
         let plain = OwnedPixelBuffer(width: w, height: h, format: .rgb565)
         var damage = Damage(bounds: renderer.bounds)
