@@ -46,7 +46,7 @@ public final class TransitIndex {
     public init(path: String) throws(TransitError) {
         self.path = path
         database = try IndexDatabase.open(path, writable: false)
-        try database.execute("PRAGMA cache_size = -\(Self.readerCacheKiB)")
+        try database.execute("PRAGMA cache_size = -\(Self.readerCacheKiB)", doing: "opening the index")
         let meta = try database.prepare("SELECT value FROM meta WHERE key = ?1")
         meta.bind(1, "version")
         guard try meta.step(), meta.integer(0) == Int64(IndexSchema.version) else {
