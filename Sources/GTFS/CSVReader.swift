@@ -6,8 +6,8 @@
 /// A problem inside one record (a quote in an unquoted field, text after a closing quote, bytes
 /// that are not UTF-8) is thrown as a skippable `GTFSError` once the whole record is read, so the
 /// next call goes on with the next record. A problem that leaves no next record to find (a quote
-/// never closed, a field beyond `maximumFieldBytes`) ends the file: `next` throws it and then
-/// returns false.
+/// never closed, a field beyond `maximumFieldBytes`, a source that fails) ends the file: `next`
+/// throws it and then returns false.
 public final class CSVReader {
     public static let defaultMaximumFieldBytes = 1 << 16
     public static let maximumFields = 1 << 10
@@ -195,7 +195,12 @@ public final class CSVReader {
             end = left
         }
         while end - position < count && end < buffer.count {
-            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+            let n: Int
+            do { n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) } catch {
+                // What the source could not give (a damaged zip member) ends the file here.
+                finished = true
+                throw error
+            }
             if n == 0 {
                 atEnd = true
                 return

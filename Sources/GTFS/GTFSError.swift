@@ -26,6 +26,25 @@ public struct GTFSError: Error, Equatable, CustomStringConvertible, Sendable {
             if column > 0 { text += ":\(column)" }
         }
         if let field { text += " (\(field))" }
-        return text + ": " + message
+        return Self.oneLine(text + ": " + message)
+    }
+
+    /// Control characters shown as escapes: a value quoted from a field, or a zip member's name,
+    /// may hold a line break, and a problem is always said in one line.
+    public static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = Array("0123456789abcdef")
+                out += "\\x" + String(hex[Int(scalar.value >> 4)]) + String(hex[Int(scalar.value & 0xF)])
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

@@ -23,7 +23,7 @@ struct SkipTally {
     var lines: [String] {
         order.map { kind in
             let entry = kinds[kind]!
-            return "skipped \(entry.count) × \(kind), the first: \(entry.first)"
+            return GTFSError.oneLine("skipped \(entry.count) × \(kind), the first: \(entry.first)")
         }
     }
 }

@@ -57,4 +57,14 @@ final class CSVTableTests: XCTestCase {
             XCTAssertEqual("\(error)", "stops.txt:1: empty file: no header line naming the columns")
         }
     }
+
+    /// A value with a line break (a quoted field may hold one), or a zip member named with one,
+    /// still makes a one-line error.
+    func testAnErrorIsOneLineWhateverItQuotes() throws {
+        let t = try table("stop_id,stop_lat\nS1,\"1\r\n2\"\n")
+        XCTAssertTrue(try t.next())
+        XCTAssertEqual(t.value(1), "1\r\n2")
+        XCTAssertEqual(t.problem(1, "not a number: '\(t.value(1)!)'").description, "stops.txt:2:2 (stop_lat): not a number: '1\\r\\n2'")
+        XCTAssertEqual(GTFSError(file: "f.zip/a\u{1}\tb.txt", message: "m").description, "f.zip/a\\x01\\tb.txt: m")
+    }
 }
