@@ -36,7 +36,11 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Raster", "Text"]),
         // Writing JSON text (probe reports, watch lines, frames.jsonl): escaping in one place. Pure Swift.
         .target(name: "JSON"),
-        .target(name: "GPSD", dependencies: ["JSON", "Syscall"]),
+        // A position from any source (the fix, its mode, status and time): plain values, so that
+        // what draws and moves the dot needs no gpsd client.
+        .target(name: "Location", dependencies: ["JSON", "Syscall"]),
+        .testTarget(name: "LocationTests", dependencies: ["Location", "Syscall"]),
+        .target(name: "GPSD", dependencies: ["JSON", "Location", "Syscall"]),
         // The display seam every output conforms to, and what outputs share.
         .target(name: "DisplayCore", dependencies: ["Raster"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
@@ -65,14 +69,14 @@ let package = Package(
         .target(name: "Metrics"),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Syscall", "TestSupport"]),
         // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
-        .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "Syscall", "Systemd"]),
+        .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "Location", "LocationDot", "Syscall", "Systemd"]),
         // What is drawn when: the dot scene over the map, for one canvas.
-        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap"]),
-        .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
+        .target(name: "Daemon", dependencies: ["Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap"]),
+        .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
@@ -88,10 +92,10 @@ let package = Package(
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),
         .testTarget(name: "SyscallTests", dependencies: ["CLinux", "Syscall"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON", "TestSupport"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Syscall", "TestSupport"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Location", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "DisplayCore", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "DisplayCore", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FrameBench", "GPSD", "Geo", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FrameBench", "GPSD", "Geo", "Location", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

@@ -2,6 +2,7 @@ import Config
 import DisplayCore
 import GPSD
 import Geo
+import Location
 import Outputs
 import PNG
 import Positioning

@@ -1,5 +1,4 @@
 import Config
-import GPSD
 import Geo
 import Outputs
 import Positioning

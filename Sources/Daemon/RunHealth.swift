@@ -1,5 +1,4 @@
 import Config
-import GPSD
 import Outputs
 import Positioning
 import Syscall

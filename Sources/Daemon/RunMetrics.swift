@@ -1,6 +1,5 @@
 import Config
 import DisplayCore
-import GPSD
 import Outputs
 import Positioning
 import Scene

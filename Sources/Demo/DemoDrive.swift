@@ -1,5 +1,5 @@
-import GPSD
 import Geo
+import Location
 import Positioning
 import Syscall
 

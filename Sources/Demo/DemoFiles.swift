@@ -1,6 +1,6 @@
 import Config
-import GPSD
 import Glibc
+import Location
 import PNG
 import Raster
 import Syscall

@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 import Syscall
 
 /// A gpsd client driven by its owner's poll loop, never blocking it: a host given by name is
@@ -94,7 +95,7 @@ public final class GPSDClient {
     /// The watch request, sent in one write. gpsd reads requests of at most 80 characters.
     public static func watchRequest(device: String?) throws(ConfigurationError) -> [UInt8] {
         var text = "?WATCH={\"enable\":true,\"json\":true"
-        if let device { text += ",\"device\":" + Fix.json(device) }
+        if let device { text += ",\"device\":" + JSONWriter.quoted(device) }
         text += "}\n"
         guard text.utf8.count <= 80 else {
             throw ConfigurationError(description: "receiver path \"\(device ?? "")\" is too long for gpsd's 80-character watch request")

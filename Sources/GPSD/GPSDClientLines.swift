@@ -1,4 +1,5 @@
 import Glibc
+import Location
 import Syscall
 
 /// What gpsd's lines mean to the client: fixes to emit, devices to report, lines to skip.

@@ -1,3 +1,4 @@
+import Location
 import Syscall
 
 /// What the client last said about gpsd. The client reports a state only when it differs from the

@@ -1,3 +1,4 @@
+import Location
 /// What one line turned into.
 public enum DecodeOutcome: Equatable, Sendable {
     case message(GPSDMessage)

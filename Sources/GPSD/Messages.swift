@@ -1,3 +1,4 @@
+import Location
 /// The gpsd JSON messages this client uses, with only the fields it reads. Every field is optional
 /// because gpsd leaves unknown values out instead of sending null.
 public enum GPSDMessage: Equatable, Sendable {
@@ -10,60 +11,6 @@ public enum GPSDMessage: Equatable, Sendable {
     case gst(GSTReport)
     /// gpsd's answer to a request it could not honour, e.g. a watch on a device it cannot open.
     case error(String)
-}
-
-/// gpsd's mode: 0 and 1 carry no position; 2 and 3 may.
-public enum FixMode: Int, Comparable, Sendable, CustomStringConvertible {
-    case unknown = 0
-    case noFix = 1
-    case twoD = 2
-    case threeD = 3
-
-    public static func < (a: FixMode, b: FixMode) -> Bool { a.rawValue < b.rawValue }
-
-    public var description: String {
-        switch self {
-        case .unknown: "unknown"
-        case .noFix: "no fix"
-        case .twoD: "2D"
-        case .threeD: "3D"
-        }
-    }
-}
-
-/// gpsd's fix status. gpsd omits it for a plain GNSS fix; later releases may add codes, so an
-/// unknown number is kept rather than rejected.
-public struct FixStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    public static let unknown = FixStatus(rawValue: 0)
-    public static let normal = FixStatus(rawValue: 1)
-    public static let dgps = FixStatus(rawValue: 2)
-    public static let rtkFixed = FixStatus(rawValue: 3)
-    public static let rtkFloat = FixStatus(rawValue: 4)
-    public static let deadReckoning = FixStatus(rawValue: 5)
-    public static let gnssDeadReckoning = FixStatus(rawValue: 6)
-    public static let timeOnly = FixStatus(rawValue: 7)
-    public static let simulated = FixStatus(rawValue: 8)
-    public static let militaryPY = FixStatus(rawValue: 9)
-
-    /// A stable lower-case name for logs and `pulsedot watch`.
-    public var description: String {
-        switch rawValue {
-        case 0: "unknown"
-        case 1: "normal"
-        case 2: "dgps"
-        case 3: "rtk-fixed"
-        case 4: "rtk-float"
-        case 5: "dead-reckoning"
-        case 6: "gnss-dead-reckoning"
-        case 7: "time-only"
-        case 8: "simulated"
-        case 9: "p(y)"
-        default: "status-\(rawValue)"
-        }
-    }
 }
 
 public struct VersionReport: Equatable, Sendable {

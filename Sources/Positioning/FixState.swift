@@ -1,5 +1,5 @@
 import Config
-import GPSD
+import Location
 import LocationDot
 
 /// What the screen claims about the fix.

@@ -1,6 +1,6 @@
 import Config
-import GPSD
 import Geo
+import Location
 import Syscall
 import Systemd
 

@@ -1,5 +1,5 @@
-import GPSD
 import Geo
+import Location
 import Syscall
 
 /// How the dot moves between fixes. Fixes arrive about once a second, the screen runs at up to

@@ -1,5 +1,5 @@
-import GPSD
 import Geo
+import Location
 import Syscall
 
 /// Gathers the sentences a receiver sends for one instant (GGA, RMC, GSA, GST sharing one UTC time)

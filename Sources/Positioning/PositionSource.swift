@@ -1,5 +1,6 @@
 import GPSD
 import Geo
+import Location
 import Syscall
 import Systemd
 

@@ -1,4 +1,5 @@
 import GPSD
+import Location
 import Syscall
 
 /// One instant of a recording: a fix, or a moment the receiver reported having none.

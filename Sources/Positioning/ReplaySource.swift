@@ -1,4 +1,5 @@
 import GPSD
+import Location
 import Syscall
 
 /// Plays a `ReplayLog` at real speed × `speed`, paced by the log's own times: record k is due at

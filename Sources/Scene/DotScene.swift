@@ -1,7 +1,7 @@
 import Config
 import DisplayCore
-import GPSD
 import Geo
+import Location
 import LocationDot
 import Positioning
 import Tiles

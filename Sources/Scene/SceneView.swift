@@ -1,8 +1,8 @@
 import Compositor
 import Config
 import DisplayCore
-import GPSD
 import Geo
+import Location
 import LocationDot
 import Positioning
 import Raster

@@ -1,6 +1,6 @@
 @testable import Demo
-import GPSD
 @testable import Geo
+import Location
 import XCTest
 
 /// The built-in drive: a bus's lap with its stops and the tunnel's dropout, as a receiver reports it.

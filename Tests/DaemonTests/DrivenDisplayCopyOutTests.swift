@@ -1,8 +1,8 @@
 @testable import Config
 import DisplayCore
 import Foundation
-import GPSD
 @testable import Geo
+import Location
 import Outputs
 import PNG
 import Raster

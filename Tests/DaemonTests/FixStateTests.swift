@@ -1,6 +1,6 @@
 @testable import Config
-import GPSD
 @testable import Geo
+import Location
 import LocationDot
 @testable import Positioning
 import Syscall
@@ -202,10 +202,10 @@ final class FixStateTests: XCTestCase {
 }
 
 final class FixAdapterTests: XCTestCase {
-    /// A gpsd Fix feeds motion and truth with its monotonic arrival in seconds.
+    /// A Fix feeds motion and truth with its monotonic arrival in seconds.
     func testGpsdFixesFeedMotionAndTruth() {
-        let fix = GPSD.Fix(latitude: 47, longitude: 8.5, mode: .threeD, horizontalError: 30, track: 90, speed: 5,
-                           receivedAt: MonotonicInstant(nanoseconds: 12_500_000_000))
+        let fix = Location.Fix(latitude: 47, longitude: 8.5, mode: .threeD, horizontalError: 30, track: 90, speed: 5,
+                               receivedAt: MonotonicInstant(nanoseconds: 12_500_000_000))
         var motion = MotionModel()
         motion.add(fix)
         XCTAssertEqual(motion.position(at: 12.5), GeoPoint(latitude: 47, longitude: 8.5))

@@ -1,5 +1,5 @@
 import Foundation
-import GPSD
+import Location
 @testable import Positioning
 import TestSupport
 import XCTest

@@ -1,4 +1,3 @@
-import GPSD
 @testable import Positioning
 import TestSupport
 import XCTest

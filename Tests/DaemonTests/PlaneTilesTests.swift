@@ -2,8 +2,8 @@
 import Compositor
 import DisplayCore
 import Foundation
-import GPSD
 import Geo
+import Location
 import Outputs
 import PNG
 import Raster

@@ -1,5 +1,5 @@
-import GPSD
 @testable import Geo
+import Location
 @testable import Positioning
 import Syscall
 import TestSupport

@@ -1,6 +1,6 @@
 @testable import Config
-import GPSD
 @testable import Geo
+import Location
 @testable import Scene
 import Syscall
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import Location
 import Syscall
 import TestSupport
 import XCTest

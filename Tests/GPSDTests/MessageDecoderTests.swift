@@ -1,3 +1,4 @@
+import Location
 import XCTest
 @testable import GPSD
 

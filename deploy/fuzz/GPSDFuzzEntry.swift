@@ -2,6 +2,7 @@
 // framer (in chunk sizes the input itself chooses, so every split point gets explored), then the
 // message decoder, then Fix and its JSON line. Built by deploy/fuzz-gpsd; not part of the package.
 import GPSD
+import Location
 import Syscall
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -2,6 +2,7 @@
 import DisplayCore
 import GPSD
 import Geo
+import Location
 import Positioning
 import Raster
 import Syscall

@@ -1,4 +1,5 @@
 import Glibc
+import Location
 import Syscall
 import XCTest
 @testable import GPSD

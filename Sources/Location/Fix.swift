@@ -1,7 +1,7 @@
 import JSON
 import Syscall
 
-/// A position to show: what the daemon animates and `pulsedot watch` prints.
+/// A position to show, from whatever source: what the daemon animates and `pulsedot watch` prints.
 public struct Fix: Equatable, Sendable {
     /// Degrees, WGS84.
     public var latitude: Double
@@ -38,20 +38,6 @@ public struct Fix: Equatable, Sendable {
         self.receivedAt = receivedAt
     }
 
-    /// The fix a TPV carries, or nil when it carries none: mode below 2 (or absent), or no lat/lon
-    /// (some receivers send 2D TPVs with altitude only). The decoder has already rejected
-    /// non-finite and out-of-range values.
-    public init?(_ tpv: TPVReport, receivedAt: MonotonicInstant) {
-        guard let mode = tpv.mode, mode >= .twoD, let lat = tpv.latitude, let lon = tpv.longitude else { return nil }
-        var error = tpv.eph
-        if error == nil, tpv.epx != nil || tpv.epy != nil {
-            error = max(tpv.epx ?? 0, tpv.epy ?? 0)
-        }
-        self.init(latitude: lat, longitude: lon, mode: mode, horizontalError: error, track: tpv.track,
-                  speed: tpv.speed, time: tpv.time, device: tpv.device, status: tpv.status ?? .normal,
-                  receivedAt: receivedAt)
-    }
-
     /// One JSON object on one line, always the same keys in the same order, null for unknown values:
     /// `{"lat":52.5,"lon":13.4,"mode":3,"eph":4.6,"track":90.0,"speed":5.1,"time":"...","device":"...","status":"dgps"}`.
     /// Numbers print in their shortest exact form, so they read back as the same Double.
@@ -67,10 +53,5 @@ public struct Fix: Equatable, Sendable {
             w.field("device", device)
             w.field("status", status.description)
         }
-    }
-
-    /// A JSON string literal, for the watch request gpsd is sent.
-    static func json(_ text: String) -> String {
-        JSONWriter.quoted(text)
     }
 }
