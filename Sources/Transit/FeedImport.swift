@@ -56,7 +56,7 @@ final class FeedImport {
             return nil
         }
         let size = feed.files[name] ?? 0
-        progress("reading \(name) (\(TransitError.megabytes(size)))")
+        progress("reading \(name) (\(size < 1 << 20 ? "\((size + 1023) / 1024) KiB" : TransitError.megabytes(size)))")
         do { return try feed.table(name) } catch { throw .feed(error) }
     }
 

@@ -92,7 +92,8 @@ final class FortalezaImportTests: XCTestCase {
         let db = try IndexReader(report.path)
         func plan(_ sql: String) throws -> String { try db.rows("EXPLAIN QUERY PLAN " + sql).joined(separator: "; ") }
         XCTAssertTrue(try plan("SELECT * FROM stop_times WHERE trip = 5 ORDER BY stop_sequence").contains("USING PRIMARY KEY"))
-        XCTAssertTrue(try plan("SELECT * FROM stop_times WHERE stop = 5 AND departure > 3600").contains("stop_times_by_stop"))
+        XCTAssertTrue(try plan("SELECT * FROM trips WHERE block_id = 'B1'").contains("trips_by_block"))
+        XCTAssertTrue(try plan("SELECT * FROM trips WHERE service = 2").contains("trips_by_service"))
         XCTAssertTrue(try plan("SELECT * FROM trips WHERE shape = 3").contains("trips_by_shape"))
         XCTAssertTrue(try plan("SELECT * FROM trips WHERE trip_id = 'x'").contains("INDEX"))
         XCTAssertTrue(try plan("SELECT * FROM shape_segments WHERE min_lat < 1 AND max_lat > 0").contains("VIRTUAL TABLE INDEX"))
