@@ -86,9 +86,15 @@ final class FeedImport {
     /// What makes two skipped rows the same kind: the file, the field, and the message without
     /// the row's own value (which follows `: '`, or else the first `: `).
     static func kind(_ name: String, _ error: GTFSError) -> String {
-        let text = error.message
-        let cut = text.firstRange(of: ": '")?.lowerBound ?? text.firstRange(of: ": ")?.lowerBound ?? text.endIndex
-        return name + (error.field.map { " (\($0))" } ?? "") + ": " + text[..<cut]
+        let bytes = Array(error.message.utf8)
+        let cut = firstIndex(of: Array(": '".utf8), in: bytes) ?? firstIndex(of: Array(": ".utf8), in: bytes) ?? bytes.count
+        return name + (error.field.map { " (\($0))" } ?? "") + ": " + String(decoding: bytes[..<cut], as: UTF8.self)
+    }
+
+    /// Where `needle` first starts in `bytes` (Embedded Swift has no substring search).
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     /// A skippable problem with the current row that is not about one field.
