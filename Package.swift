@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "LocationTests", dependencies: ["Location", "Syscall"]),
         .target(name: "GPSD", dependencies: ["JSON", "Location", "Syscall"]),
         // The display seam every output conforms to, and what outputs share.
-        .target(name: "DisplayCore", dependencies: ["Raster"]),
+        .target(name: "DisplayCore", dependencies: ["Raster", "Syscall"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "KMS", dependencies: ["CDRM", "DisplayCore", "JSON", "Raster", "Syscall"]),
         .target(name: "FBDev", dependencies: ["CLinux", "DisplayCore", "JSON", "Raster", "Syscall"]),
