@@ -51,6 +51,13 @@ let package = Package(
         // Raster map tiles from MBTiles files through SQLite, opened immutable (MBTiles.swift says why).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Tiles", dependencies: ["CSQLite", "Geo", "Syscall"]),
+        // Transit feeds: GTFS's CSV files read in chunks from a folder or a zip (inflated by zlib),
+        // and the compact SQLite index the daemon queries, built off the frame loop.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GTFS", dependencies: ["CZlib", "Syscall"]),
+        .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Syscall", "TestSupport"]),
+        .target(name: "Transit", dependencies: ["CSQLite", "GTFS", "Syscall"]),
+        .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "Syscall", "TestSupport", "Transit"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),
         .testTarget(name: "TileMapTests", dependencies: ["Compositor", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "TestSupport", "TileDecode", "TileMap", "Tiles"]),
@@ -75,7 +82,7 @@ let package = Package(
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),

@@ -5,7 +5,7 @@
 /// Turning plain text (with Markdown's `code` spans, as the table's texts have) into roff.
 public enum Roff {
     /// One line of running text: backslashes and dashes escaped (a `-` in roff may be set as a
-    /// hyphen, and options must stay copyable), `code` in bold, anything beyond ASCII as a groff
+    /// hyphen, and options must stay copyable), `code` in bold and unbroken, anything beyond ASCII as a groff
     /// Unicode escape (groff reads its input as Latin-1 unless told otherwise), and a leading
     /// `.` or `'` kept from being read as a request.
     public static func text(_ plain: String) -> String {
@@ -19,6 +19,8 @@ public enum Roff {
                 out += inCode ? "\\fR" : "\\fB"
                 inCode.toggle()
             case "\n", "\t": out += " "
+            // Code is copied as a whole: `--set scale=2` is not broken across lines.
+            case " " where inCode: out += "\\ "
             default:
                 if scalar.value < 0x80 {
                     out.unicodeScalars.append(scalar)

@@ -50,18 +50,21 @@ func bashCompletion() -> String {
 
         """
     for command in commands {
-        let usage = command.usage
-        script += "        \(usage.command))\n            case $prev in\n"
-        for option in usage.options where option.value != nil {
-            script += "                --\(option.name)) \(valueCompletion(option)); return 0 ;;\n"
-        }
-        script += "            esac\n"
-        let options = (usage.visibleOptions.map { "--" + $0.name } + ["--help"]).joined(separator: " ")
-        let offerOptions = "COMPREPLY=($(compgen -W '\(options)' -- \"$cur\"))"
-        if let operand = usage.operands.first {
-            script += "            case $cur in -*) \(offerOptions) ;; *) \(operandCompletion(operand.name)) ;; esac\n"
+        script += "        \(command.name))\n"
+        if command.subcommands.isEmpty {
+            script += completionBody(command.usage, indent: "            ")
         } else {
-            script += "            \(offerOptions)\n"
+            // `transit import …`: the second word picks the subcommand, whose options follow.
+            let words = (command.subcommands.map { String($0.name.split(separator: " ").last!) } + ["--help"]).joined(separator: " ")
+            script += "            if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+            script += "                COMPREPLY=($(compgen -W '\(words)' -- \"$cur\"))\n                return 0\n            fi\n"
+            script += "            case ${COMP_WORDS[2]} in\n"
+            for sub in command.subcommands {
+                script += "            \(sub.name.split(separator: " ").last!))\n"
+                script += completionBody(sub.usage, indent: "                ")
+                script += "                ;;\n"
+            }
+            script += "            esac\n"
         }
         script += "            ;;\n"
     }
@@ -73,6 +76,23 @@ func bashCompletion() -> String {
 
         """
     return script
+}
+
+/// One command's completion inside its `case` branch: an option's value, else its options or operand.
+private func completionBody(_ usage: Usage, indent: String) -> String {
+    var body = indent + "case $prev in\n"
+    for option in usage.options where option.value != nil {
+        body += indent + "    --\(option.name)) \(valueCompletion(option)); return 0 ;;\n"
+    }
+    body += indent + "esac\n"
+    let options = (usage.visibleOptions.map { "--" + $0.name } + ["--help"]).joined(separator: " ")
+    let offerOptions = "COMPREPLY=($(compgen -W '\(options)' -- \"$cur\"))"
+    if let operand = usage.operands.first {
+        body += indent + "case $cur in -*) \(offerOptions) ;; *) \(operandCompletion(operand.name)) ;; esac\n"
+    } else {
+        body += indent + offerOptions + "\n"
+    }
+    return body
 }
 
 /// What follows an option that takes a value: `--set`'s keys, file or directory names, the
@@ -92,7 +112,7 @@ private func valueCompletion(_ option: Option) -> String {
 
 /// An operand in capitals (FILE) stands for a file; one in lower case lists its choices (8|5).
 private func operandCompletion(_ name: String) -> String {
-    if name.contains("FILE") { return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))" }
+    if name.contains("FILE") || name == "FEED" || name == "INDEX" { return "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))" }
     if let choices = choices(name) { return "COMPREPLY=($(compgen -W '\(choices)' -- \"$cur\"))" }
     return ":"
 }

@@ -83,12 +83,18 @@ struct Usage: Sendable {
 struct Command: Sendable {
     let usage: Usage
     let run: @Sendable (Arguments) -> Int32
+    /// Commands under this one (`transit import`), named in their usage by both words; the first
+    /// argument picks one, and everything after it is its own.
+    var subcommands: [Command] = []
 
     var name: String { usage.command }
 
     /// How every command starts: its arguments parsed by its own table, `--help`/`-h` answered
     /// with its usage on stdout, a bad option said in one line on stderr with status 2.
     func main(_ args: ArraySlice<String>) -> Int32 {
+        if let word = args.first, let sub = subcommands.first(where: { $0.name == name + " " + word }) {
+            return sub.main(args.dropFirst())
+        }
         let parsed: Arguments
         do {
             parsed = try Arguments(args, usage: usage)

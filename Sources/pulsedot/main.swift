@@ -16,6 +16,7 @@ let commands: [Command] = [
     Command(usage: checkConfigUsage, run: checkConfigCommand),
     Command(usage: statusUsage, run: statusCommand),
     Command(usage: benchUsage, run: benchCommand),
+    Command(usage: transitUsage, run: transitCommand, subcommands: transitSubcommands),
     Command(usage: manUsage, run: manCommand),
     Command(usage: completionUsage, run: completionCommand),
 ]
