@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
