@@ -52,6 +52,7 @@ extension RunDaemon {
             skippedLines: source.skippedLines,
             reloadsGood: reloads.good,
             reloadsRefused: reloads.refused,
+            scanout: display.driven?.display.scanoutStatistics,
             tiles: display.driven?.view.tiles.map {
                 MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)
