@@ -86,9 +86,15 @@ final class FeedImport {
     /// What makes two skipped rows the same kind: the file, the field, and the message without
     /// the row's own value (which follows `: '`, or else the first `: `).
     static func kind(_ name: String, _ error: GTFSError) -> String {
-        let text = error.message
-        let cut = text.firstRange(of: ": '")?.lowerBound ?? text.firstRange(of: ": ")?.lowerBound ?? text.endIndex
-        return name + (error.field.map { " (\($0))" } ?? "") + ": " + text[..<cut]
+        let text = Array(error.message.utf8)
+        // Byte search: String's substring search is not in Embedded Swift (the ARM build).
+        func start(of needle: [UInt8]) -> Int? {
+            guard text.count >= needle.count else { return nil }
+            for i in 0...(text.count - needle.count) where Array(text[i..<(i + needle.count)]) == needle { return i }
+            return nil
+        }
+        let cut = start(of: Array(": '".utf8)) ?? start(of: Array(": ".utf8)) ?? text.count
+        return name + (error.field.map { " (\($0))" } ?? "") + ": " + String(decoding: text[..<cut], as: UTF8.self)
     }
 
     /// A skippable problem with the current row that is not about one field.
