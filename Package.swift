@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "LocationTests", dependencies: ["Location", "Syscall"]),
         .target(name: "GPSD", dependencies: ["JSON", "Location", "Syscall"]),
         // The display seam every output conforms to, and what outputs share.
-        .target(name: "DisplayCore", dependencies: ["Raster"]),
+        .target(name: "DisplayCore", dependencies: ["Raster", "Syscall"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "KMS", dependencies: ["CDRM", "DisplayCore", "JSON", "Raster", "Syscall"]),
         .target(name: "FBDev", dependencies: ["CLinux", "DisplayCore", "JSON", "Raster", "Syscall"]),
@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),

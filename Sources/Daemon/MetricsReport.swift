@@ -1,3 +1,4 @@
+import DisplayCore
 import GPSD
 import Metrics
 
@@ -35,6 +36,9 @@ struct MetricsReport {
     var skippedLines: Int
     var reloadsGood: UInt64
     var reloadsRefused: UInt64
+    /// The scan-out queue of the display driven (KMS, atomic KMS, fbdev); nil: none has one.
+    /// Its counters start again with each display opened.
+    var scanout: ScanoutQueue.Statistics?
     /// The tiled map's cache, when the map is tiles (counters start again with each map a reload builds).
     var tiles: TileCacheNumbers?
 
@@ -77,6 +81,17 @@ struct MetricsReport {
         text.gauge("pulsedot_last_frame_timestamp_seconds",
                    help: "When a frame last reached the screen, in seconds since the Unix epoch; 0: never.",
                    value: lastFrameTime ?? 0)
+        if let scanout {
+            text.counter("pulsedot_scanout_presents_total", help: "Frames handed to the display driven now (since it was opened).",
+                         value: UInt64(max(scanout.presents, 0)))
+            text.counter("pulsedot_scanout_queued_total", help: "Presentations queued to the display controller: page flips, atomic commits, pans.",
+                         value: UInt64(max(scanout.queued, 0)))
+            text.counter("pulsedot_scanout_deferred_total",
+                         help: "Frames whose damage waited because the presentation before was still in flight (a slow or stuck panel).",
+                         value: UInt64(max(scanout.deferred, 0)))
+            text.counter("pulsedot_scanout_busy_total", help: "Presentations the driver refused as busy (EBUSY); their damage went out with a later frame.",
+                         value: UInt64(max(scanout.busy, 0)))
+        }
         for state in DisplayState.allCases {
             text.gauge("pulsedot_display_state", help: "What the screen is doing: 1 for the current state, 0 for the others.",
                        value: state == displayState ? 1 : 0, labels: ["state": state.rawValue])

@@ -1,5 +1,6 @@
 import Config
 import DisplayCore
+import Location
 import Outputs
 import Positioning
 import Raster

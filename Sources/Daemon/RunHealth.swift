@@ -1,4 +1,5 @@
 import Config
+import Location
 import Outputs
 import Positioning
 import Syscall

@@ -1,5 +1,6 @@
 import Config
 import DisplayCore
+import Location
 import Outputs
 import Positioning
 import Scene
@@ -51,6 +52,7 @@ extension RunDaemon {
             skippedLines: source.skippedLines,
             reloadsGood: reloads.good,
             reloadsRefused: reloads.refused,
+            scanout: display.driven?.display.scanoutStatistics,
             tiles: display.driven?.view.tiles.map {
                 MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)

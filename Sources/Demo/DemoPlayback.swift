@@ -2,6 +2,7 @@ import Compositor
 import Config
 import GPSD
 import Geo
+import Location
 import Outputs
 import PNG
 import Positioning

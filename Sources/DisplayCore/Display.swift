@@ -49,6 +49,9 @@ public protocol Display: AnyObject {
     var isSettled: Bool { get }
     /// Frames that reached the screen so far and the time spent waiting for it to take them.
     var presentation: PresentationCount { get }
+    /// The scan-out queue's counters (frames handed over, presentations queued, frames that
+    /// waited, refusals, pixels written); nil for displays without scan-out buffers of their own.
+    var scanoutStatistics: ScanoutQueue.Statistics? { get }
     /// Puts the display back as it was (the console) and frees everything. Safe to call twice.
     func close()
 
@@ -77,6 +80,7 @@ extension Display {
     public func handleEvents() throws(DisplayFailure) {}
     /// A display that takes every frame at once (files, memory) is always settled.
     public var isSettled: Bool { true }
+    public var scanoutStatistics: ScanoutQueue.Statistics? { nil }
     public var hotplug: (any DisplayHotplug)? { nil }
     public var blanking: (any DisplayBlanking)? { nil }
     public var recorder: (any FrameRecorder)? { nil }

@@ -18,18 +18,6 @@ import Syscall
 /// `canvas` → `start()` → per frame: draw, `present(damage:)` → `close()` on every exit path (pans
 /// back to where the console was).
 public final class FBDevOutput: Display, DisplayBlanking {
-    public struct Statistics: Equatable, Sendable {
-        public var presents = 0
-        public var pans = 0
-        /// Pans refused with EBUSY (damage kept for the next frame).
-        public var busy = 0
-        public var vsyncWaits = 0
-        /// Frames whose damage waited because a vblank wait was still under way.
-        public var deferred = 0
-        /// Framebuffer pixels written after the initial fill.
-        public var pixelsCopied = 0
-    }
-
     public let device: FramebufferDevice
     public let fixed: FixedScreenInfo
     /// The screen information as found: the pan offsets are put back on close.
@@ -42,8 +30,13 @@ public final class FBDevOutput: Display, DisplayBlanking {
     public let update: UpdateMode
     public private(set) var strategy: FBDevStrategy
     public private(set) var pacing: FBDevPacing = .timer
-    public private(set) var statistics = Statistics()
-    public private(set) var presentation = PresentationCount()
+    /// Pans (queued), frames that waited for a vblank (deferred), what reached the screen.
+    public private(set) var scanout = ScanoutQueue()
+    public var statistics: ScanoutQueue.Statistics { scanout.statistics }
+    public var scanoutStatistics: ScanoutQueue.Statistics? { scanout.statistics }
+    public var presentation: PresentationCount { scanout.presentation }
+    /// FBIO_WAITFORVSYNC calls that returned at a vblank.
+    public private(set) var vsyncWaits = 0
     /// The virtual console put into graphics mode while the framebuffer is driven, so its cursor
     /// and messages never land on the dot; nil: leave the console alone (tests, a second screen).
     public var console: VirtualConsole?
@@ -199,7 +192,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
                 try device.pan(xoffset: 0, yoffset: height)
                 panned = true
                 front = 1
-                statistics.pans += 1
+                scanout.queuedWithoutEvent()
                 reason = "flip by panning between two screens (virtual \(original.xresVirtual)x\(original.yresVirtual))"
             } catch {
                 if error.errno == EBUSY || error.errno == ENODEV || error.errno == ENXIO {
@@ -247,7 +240,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
                 pacing = .timer
                 return "no FBIO_WAITFORVSYNC (\(error.message)): the frame timer paces"
             }
-            statistics.vsyncWaits += 1
+            vsyncWaits += 1
             spans.append(clock() - begin)
         }
         // Where the wait returns at once, pacing by it would be no pacing at all.
@@ -263,12 +256,12 @@ public final class FBDevOutput: Display, DisplayBlanking {
 
     func presentDamage(damage rect: Rect) throws(FBDevError) {
         precondition(started && !closed, "FBDevOutput.present before start() or after close()")
-        statistics.presents += 1
+        scanout.handedOver()
         damage.add(rect)
         if pacing == .vsync, let since = vsync?.outstandingSince {
             guard clock() - since > Self.vsyncBound else {
                 // The screen written last may still be on its way out: this damage waits.
-                statistics.deferred += 1
+                scanout.deferFrame()
                 return
             }
             vsync?.abandon()
@@ -297,33 +290,33 @@ public final class FBDevOutput: Display, DisplayBlanking {
 
     private func copyInPlace() {
         let frame = canvas
-        statistics.pixelsCopied += copy(damage.current, from: frame, to: screens[0]).area
+        scanout.copied(copy(damage.current, from: frame, to: screens[0]).area)
         damage.endFrame()
-        presentation.presented += 1
+        scanout.shown()
     }
 
     private func presentByPanning() throws(FBDevError) {
         let back = 1 - front
         let frame = canvas
-        statistics.pixelsCopied += copy(damage.union, from: frame, to: screens[back]).area
+        scanout.copied(copy(damage.union, from: frame, to: screens[back]).area)
         do {
             try device.pan(xoffset: 0, yoffset: back * height)
         } catch {
             if error.errno == EBUSY {
                 // The back screen is not shown; next time it gets this frame's damage again too.
-                statistics.busy += 1
+                scanout.refusedBusy()
                 return
             }
             throw FBDevError.classify(error, device: name)
         }
-        statistics.pans += 1
+        scanout.queuedWithoutEvent()
         front = back
         damage.endFrame()
         // Drivers latch a pan at the next vblank: until then the old front may still be scanned
         // out, and the next frame would write it. So the pan counts as shown, and the next frame
         // is written, once that vblank has passed.
         if pacing == .vsync, vsync?.begin(at: clock()) == true { return }
-        presentation.presented += 1
+        scanout.shown()
     }
 
     public var isSettled: Bool { damage.current.isEmpty && !copyAfterVSync && vsync?.outstandingSince == nil }
@@ -332,11 +325,11 @@ public final class FBDevOutput: Display, DisplayBlanking {
     /// is made now, just after the vblank. A failed wait leaves the pacing to the frame timer.
     func readEvents() throws(FBDevError) {
         guard let waiter = vsync, let since = waiter.outstandingSince, let outcome = waiter.finished() else { return }
-        presentation.add(waited: clock() - since)
+        scanout.waited(clock() - since)
         switch outcome {
         case .vblank:
-            statistics.vsyncWaits += 1
-            if !copyAfterVSync { presentation.presented += 1 }
+            vsyncWaits += 1
+            if !copyAfterVSync { scanout.shown() }
         case .failed(let error):
             if error.errno == ENODEV || error.errno == ENXIO { throw FBDevError.classify(error, device: name) }
             pacing = .timer

@@ -15,16 +15,6 @@ import Syscall
 /// paint the sprite, `showSprite`/`hideSprite`, draw the canvas, `present(damage:)`; on events
 /// `handleEvents()` → `close()` (the overlay off, the console's CRTC back).
 public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, SpritePlane {
-    public struct Statistics: Equatable, Sendable {
-        public var presents = 0
-        public var commits = 0
-        /// Frames that waited because the previous commit was still in flight.
-        public var deferred = 0
-        public var busy = 0
-        /// Canvas pixels copied into the map's buffers after the first frame.
-        public var pixelsCopied = 0
-    }
-
     public let card: AtomicCard
     public let connector: ConnectorInfo
     public let crtc: CrtcInfo
@@ -33,8 +23,11 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
     /// The panel's turn: the canvas, the map and the sprite are turned in software on their way
     /// to the planes (hardware rotation cannot be tested here).
     public let rotation: Rotation
-    public private(set) var statistics = Statistics()
-    public private(set) var presentation = PresentationCount()
+    /// The commit in flight, the frames that waited for it, what reached the screen.
+    public private(set) var scanout = ScanoutQueue()
+    public var statistics: ScanoutQueue.Statistics { scanout.statistics }
+    public var scanoutStatistics: ScanoutQueue.Statistics? { scanout.statistics }
+    public var presentation: PresentationCount { scanout.presentation }
     /// The largest picture in canvas (logical) pixels: the plane's buffers, turned.
     public let spriteWidth: Int
     public let spriteHeight: Int
@@ -59,8 +52,8 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
     var sprite = SpriteState()
     var spriteChanged = false
     public private(set) var takesSprites = true
-    private(set) var pending = false
-    private var pendingSince = MonotonicInstant(nanoseconds: 0)
+    /// A commit is in flight: until its event arrives, none of its buffers is drawn into.
+    var pending: Bool { scanout.inFlight }
     private var saved: SavedCrtc?
     private(set) var started = false
     private(set) var closed = false
@@ -152,7 +145,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
         spriteShown = spriteQueued
         spriteQueued = nil
         damage.endFrame()
-        presentation.presented += 1
+        scanout.shown()
         log("\(name): atomic commits, the dot on \(planes.isCursor ? "cursor plane \(planes.overlay.id) (\(spriteWidth)x\(spriteHeight))" : "overlay plane \(planes.overlay.id)") over the map on primary plane \(planes.primary.id)")
     }
 
@@ -160,13 +153,9 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
 
     private func presentDamage(damage rect: Rect) throws(KMSError) {
         precondition(started && !closed, "AtomicKMSOutput.present before start() or after close()")
-        statistics.presents += 1
         // A picture on screen leaves the canvas behind it; `showCanvas` brings all of it back.
         if !showsPicture { damage.add(rect) }
-        if pending {
-            statistics.deferred += 1
-            return
-        }
+        guard scanout.begin() else { return }
         let copies = !showsPicture && !damage.current.isEmpty
         let primaryChanged = pictures?.changed ?? false
         if blanked || (!copies && !spriteChanged && !primaryChanged) { return }
@@ -175,7 +164,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
         if copies {
             back = 1 - front
             let written = shadow.copyOut(region: damage.union, to: maps[back].pixels, rotation: rotation)
-            statistics.pixelsCopied += written.area
+            scanout.copied(written.area)
         }
         if copies || primaryChanged {
             planes.primaryOnly(primaryState(canvas: back), width: mode.width, height: mode.height, in: &request)
@@ -185,7 +174,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
             try card.commit(request, flags: [.nonblocking, .event])
         } catch {
             if error.errno == EBUSY {
-                statistics.busy += 1
+                scanout.refusedBusy()
                 return
             }
             if primaryChanged, showsPicture, error.errno == EINVAL || error.errno == ERANGE {
@@ -206,9 +195,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
             try presentDamage(damage: .empty)
             return
         }
-        statistics.commits += 1
-        pending = true
-        pendingSince = clock()
+        scanout.queued(at: clock())
         primarySwitchPending = copies || (pictures?.switches ?? false)
         front = back
         if copies { damage.endFrame() }
@@ -230,10 +217,14 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
     private func readEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
+        eventsRead(completed)
+    }
+
+    /// `completed` commit events read: the commit in flight is on the screen, and with it its
+    /// sprite buffer.
+    private func eventsRead(_ completed: Int) {
         if completed > 0 {
-            if pending { presentation.add(waited: pendingSince.duration(to: clock()).nanoseconds) }
-            presentation.presented &+= UInt64(completed)
-            pending = false
+            scanout.completed(completed, at: clock())
             primarySwitchPending = false
             if let q = spriteQueued { spriteShown = q }
             if sprite.framebuffer == 0 { spriteShown = nil }
@@ -340,24 +331,19 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
         card.close()
     }
 
+    /// The commit in flight let finish (`ScanoutQueue.finishLimit` at most) before a blocking
+    /// commit or closing: a commit refused behind it would fail with EBUSY.
     func finishPendingCommit() {
-        let deadline = clock().advanced(by: KMSOutput.pendingFlipWait)
-        while pending {
-            let timeout = Poll.timeoutMilliseconds(until: deadline, now: clock())
-            if timeout == 0 {
-                log("\(name): the last commit did not complete within \(KMSOutput.pendingFlipWait.nanoseconds / 1_000_000) ms; going on anyway")
-                pending = false
-                return
-            }
-            do throws(KMSError) {
-                let ready: Bool
-                do { ready = try card.waitForEvents(timeoutMilliseconds: timeout) } catch { throw KMSError.classify(error, device: card.path) }
-                if ready { try readEvents() }
-            } catch {
-                pending = false
-                return
-            }
+        let outcome = ScanoutQueue.finish(clock: clock, inFlight: { scanout.inFlight }) { (timeout) throws(SyscallError) in
+            if try card.waitForEvents(timeoutMilliseconds: timeout) { eventsRead(try card.handleEvents()) }
         }
+        switch outcome {
+        case .done: return
+        case .timedOut:
+            log("\(name): the last commit did not complete within \(ScanoutQueue.finishLimit.nanoseconds / 1_000_000) ms; going on anyway")
+        case .failed: break
+        }
+        scanout.abandon()
     }
 }
 

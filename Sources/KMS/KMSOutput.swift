@@ -13,18 +13,6 @@ import Syscall
 /// `handleEvents()` → `close()` on every exit path (lets a flip in flight finish, restores the saved
 /// CRTC: the console).
 public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
-    public struct Statistics: Equatable, Sendable {
-        public var presents = 0
-        public var flips = 0
-        /// Frames whose damage waited because the previous flip was still in flight.
-        public var deferred = 0
-        /// Flips refused with EBUSY (damage kept for the next frame).
-        public var busy = 0
-        public var dirtyCalls = 0
-        /// Scan-out pixels written after the initial fill.
-        public var pixelsCopied = 0
-    }
-
     public let card: DRMCard
     public let connector: ConnectorInfo
     public let crtc: CrtcInfo
@@ -35,10 +23,13 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     public let update: UpdateMode
     public private(set) var strategy: UpdateStrategy = .flip
     public private(set) var strategyReason = ""
-    public private(set) var statistics = Statistics()
-    public private(set) var presentation = PresentationCount()
-    /// When the flip in flight was queued: its completion event ends the display's wait.
-    private var flipQueuedAt = MonotonicInstant(nanoseconds: 0)
+    /// The flip in flight, the frames that waited for it, what reached the screen.
+    public private(set) var scanout = ScanoutQueue()
+    public var statistics: ScanoutQueue.Statistics { scanout.statistics }
+    public var scanoutStatistics: ScanoutQueue.Statistics? { scanout.statistics }
+    public var presentation: PresentationCount { scanout.presentation }
+    /// DirtyFB calls made (damage strategy).
+    public private(set) var dirtyCalls = 0
 
     public var canvasWidth: Int { shadow.width }
     public var canvasHeight: Int { shadow.height }
@@ -46,7 +37,6 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     private var buffers: [ScanoutBuffer] = []
     /// The buffer on screen, or queued to be (a flip in flight).
     private var front = 0
-    private var flipPending = false
     private var damage: Damage
     private var saved: SavedCrtc?
     private var started = false
@@ -58,9 +48,6 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     private var unplugged = false
     private let log: (String) -> Void
     private let clock: () -> MonotonicInstant
-    /// The longest `close()` waits for the event of a flip in flight.
-    static let pendingFlipWait: Duration = .milliseconds(100)
-
     public var canvas: PixelBuffer { shadow.buffer() }
 
     public func adopt(canvas frame: PixelBuffer) {
@@ -154,7 +141,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     private func probeDirty() throws(KMSError) -> Int32 {
         do {
             try card.dirty(framebuffer: buffers[0].framebuffer, clip: Rect(x: 0, y: 0, width: mode.width, height: mode.height))
-            statistics.dirtyCalls += 1
+            dirtyCalls += 1
             return 0
         } catch {
             if error.errno == EACCES || error.errno == EPERM || error.errno == ENODEV {
@@ -168,8 +155,10 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
 
     func presentDamage(damage rect: Rect) throws(KMSError) {
         precondition(started && !closed, "KMSOutput.present before start() or after close()")
-        statistics.presents += 1
         damage.add(rect)
+        // One flip in flight: until its event arrives both buffers may be on screen, so neither is
+        // written; the damage waits in `damage.current`.
+        guard scanout.begin() else { return }
         switch strategy {
         case .damage: try presentInPlace()
         case .flip: try presentByFlip()
@@ -180,21 +169,21 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
         let region = damage.current
         if region.isEmpty { return }
         let written = shadow.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
-        statistics.pixelsCopied += written.area
+        scanout.copied(written.area)
         damage.endFrame()
         // Without DirtyFB the scan-out buffer is what the controller reads: written is shown.
         guard dirtyWorks else {
-            presentation.presented += 1
+            scanout.shown()
             return
         }
         do {
             try card.dirty(framebuffer: buffers[0].framebuffer, clip: written)
-            statistics.dirtyCalls += 1
-            presentation.presented += 1
+            dirtyCalls += 1
+            scanout.shown()
         } catch {
             if error.errno == ENOSYS || error.errno == EOPNOTSUPP {
                 dirtyWorks = false
-                presentation.presented += 1
+                scanout.shown()
                 log("\(name): DirtyFB failed (\(error.message)); no longer calling it")
                 return
             }
@@ -203,30 +192,22 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     }
 
     private func presentByFlip() throws(KMSError) {
-        // One flip in flight: until its event arrives both buffers may be on screen, so neither is
-        // written; the damage waits in `damage.current`.
-        if flipPending {
-            statistics.deferred += 1
-            return
-        }
         if damage.current.isEmpty { return }
         let back = 1 - front
         let written = shadow.copyOut(region: damage.union, to: buffers[back].pixels, rotation: rotation)
-        statistics.pixelsCopied += written.area
+        scanout.copied(written.area)
         do {
             try card.pageFlip(crtc: crtc.id, framebuffer: buffers[back].framebuffer)
         } catch {
             if error.errno == EBUSY {
                 // Keep this frame's damage: the back buffer is written again in full next time,
                 // and the other buffer still misses it.
-                statistics.busy += 1
+                scanout.refusedBusy()
                 return
             }
             throw KMSError.classify(error, device: card.path)
         }
-        statistics.flips += 1
-        flipQueuedAt = clock()
-        flipPending = true
+        scanout.queued(at: clock())
         front = back
         damage.endFrame()
     }
@@ -234,17 +215,13 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     func readEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
-        if completed > 0 {
-            if flipPending { presentation.add(waited: flipQueuedAt.duration(to: clock()).nanoseconds) }
-            presentation.presented &+= UInt64(completed)
-            flipPending = false
-        }
+        scanout.completed(completed, at: clock())
     }
 
     /// Whether a flip is queued and its event not yet read.
-    public var isFlipPending: Bool { flipPending }
+    public var isFlipPending: Bool { scanout.inFlight }
 
-    public var isSettled: Bool { !flipPending && damage.current.isEmpty }
+    public var isSettled: Bool { !scanout.inFlight && damage.current.isEmpty }
 
     // MARK: Hot-plug
 
@@ -333,27 +310,19 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
 
     /// A flip still in flight holds one of our framebuffers: the restoring modeset would have to
     /// wait in the kernel behind it, and the buffers may only go once nothing will scan them out.
-    /// So, as drm-howto's modeset-vsync does before cleaning up, the flip's event is read first.
-    /// The wait is bounded: on a panel that stopped refreshing the event may never come, and a
-    /// SIGTERM must still end the process within a second; the console is restored all the same.
-    /// The bound is on the clock, not per wait, since a signal or a stray event ends a wait early.
+    /// So, as drm-howto's modeset-vsync does before cleaning up, the flip's event is read first,
+    /// for `ScanoutQueue.finishLimit` at most; the console is restored all the same.
     private func finishPendingFlip() {
-        let deadline = clock().advanced(by: Self.pendingFlipWait)
-        while flipPending {
-            let timeout = Poll.timeoutMilliseconds(until: deadline, now: clock())
-            if timeout == 0 {
-                log("\(name): the last page flip did not complete within \(Self.pendingFlipWait.nanoseconds / 1_000_000) ms; restoring the console anyway")
-                return
-            }
-            do {
-                if try card.waitForEvents(timeoutMilliseconds: timeout), try card.handleEvents() > 0 {
-                    flipPending = false
-                }
-            } catch {
-                if error.errno != ENODEV && error.errno != ENXIO {
-                    log("\(name): waiting for the last page flip: \(error); restoring the console anyway")
-                }
-                return
+        let outcome = ScanoutQueue.finish(clock: clock, inFlight: { scanout.inFlight }) { (timeout) throws(SyscallError) in
+            if try card.waitForEvents(timeoutMilliseconds: timeout) { scanout.completed(try card.handleEvents(), at: clock()) }
+        }
+        switch outcome {
+        case .done: break
+        case .timedOut:
+            log("\(name): the last page flip did not complete within \(ScanoutQueue.finishLimit.nanoseconds / 1_000_000) ms; restoring the console anyway")
+        case .failed(let error):
+            if error.errno != ENODEV && error.errno != ENXIO {
+                log("\(name): waiting for the last page flip: \(error); restoring the console anyway")
             }
         }
     }

@@ -1,5 +1,6 @@
 import Config
 import GPSD
+import Location
 import Syscall
 import Systemd
 

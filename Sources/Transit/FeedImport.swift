@@ -86,15 +86,15 @@ final class FeedImport {
     /// What makes two skipped rows the same kind: the file, the field, and the message without
     /// the row's own value (which follows `: '`, or else the first `: `).
     static func kind(_ name: String, _ error: GTFSError) -> String {
-        let bytes = Array(error.message.utf8)
-        let cut = firstIndex(of: Array(": '".utf8), in: bytes) ?? firstIndex(of: Array(": ".utf8), in: bytes) ?? bytes.count
-        return name + (error.field.map { " (\($0))" } ?? "") + ": " + String(decoding: bytes[..<cut], as: UTF8.self)
-    }
-
-    /// Where `needle` first starts in `bytes` (Embedded Swift has no substring search).
-    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+        let text = Array(error.message.utf8)
+        // Byte search: String's substring search is not in Embedded Swift (the ARM build).
+        func start(of needle: [UInt8]) -> Int? {
+            guard text.count >= needle.count else { return nil }
+            for i in 0...(text.count - needle.count) where Array(text[i..<(i + needle.count)]) == needle { return i }
+            return nil
+        }
+        let cut = start(of: Array(": '".utf8)) ?? start(of: Array(": ".utf8)) ?? text.count
+        return name + (error.field.map { " (\($0))" } ?? "") + ": " + String(decoding: text[..<cut], as: UTF8.self)
     }
 
     /// A skippable problem with the current row that is not about one field.

@@ -1,6 +1,7 @@
 import Config
 import GPSD
 import Glibc
+import Location
 import Syscall
 
 // `pulsedot watch`: the gpsd client on its own, printing each accepted fix as one normalised JSON

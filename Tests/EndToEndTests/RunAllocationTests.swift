@@ -33,7 +33,8 @@ final class RunAllocationTests: XCTestCase {
     /// most. One allocation a frame would add N.
     private func assertNoAllocationPerFrame(_ once: Int, _ twice: Int, _ n: Int, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertGreaterThan(once, 0, "valgrind counted nothing: the measurement did not run", file: file, line: line)
-        XCTAssertLessThanOrEqual(abs(twice - once), 3, "\(n) more frames made \(twice - once) more allocations", file: file, line: line)
+        // Fewer allocations in the longer run is start-up order (the worker thread), never a frame's.
+        XCTAssertLessThanOrEqual(twice - once, 3, "\(n) more frames made \(twice - once) more allocations", file: file, line: line)
     }
 
     private func requireValgrind() throws {

@@ -77,7 +77,7 @@ final class InPlaceTests: XCTestCase {
             XCTAssertEqual(output.statistics.pixelsCopied, frame * 16)
         }
         XCTAssertEqual(fb.vsyncWaits, 7, "four at start (asking), one per frame")
-        XCTAssertEqual(output.statistics.vsyncWaits, 7)
+        XCTAssertEqual(output.vsyncWaits, 7)
         Scene.assertPanelShowsCanvas(fb, output, "after three frames")
     }
 

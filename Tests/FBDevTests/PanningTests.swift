@@ -36,7 +36,7 @@ final class PanningTests: XCTestCase {
             XCTAssertEqual(fb.log.last, "pan 0,\(frame % 2 == 1 ? 0 : 30)")
             Scene.assertPanelShowsCanvas(fb, output, "frame \(frame)")
         }
-        XCTAssertEqual(output.statistics.pans, 6)
+        XCTAssertEqual(output.statistics.queued, 6)
     }
 
     /// The halo shrinks: frame 1 paints a large area, frame 2 restores it (its damage is that

@@ -74,7 +74,7 @@ final class DamageOutputTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains("update = damage (configured), but DirtyFB fails (Function not implemented)") }, "\(lines)")
         Scene.fill(output.canvas, Rect(x: 1, y: 1, width: 3, height: 3), Scene.pattern(1))
         try output.present(damage: Rect(x: 1, y: 1, width: 3, height: 3))
-        XCTAssertEqual(output.statistics.dirtyCalls, 0)
+        XCTAssertEqual(output.dirtyCalls, 0)
         Scene.assertPanelShowsCanvas(card, output, "direct scan-out")
     }
 

@@ -31,7 +31,7 @@ final class FlipOutputTests: XCTestCase {
             Scene.assertPanelShowsCanvas(card, output, "frame \(frame)")
             old = square
         }
-        XCTAssertEqual(output.statistics.flips, 12)
+        XCTAssertEqual(output.statistics.queued, 12)
     }
 
     func testFlipInFlightDefersAndKeepsTheDamage() throws {
@@ -46,13 +46,13 @@ final class FlipOutputTests: XCTestCase {
         Scene.fill(output.canvas, Rect(x: 50, y: 40, width: 10, height: 8), Scene.pattern(3))
         try output.present(damage: Rect(x: 50, y: 40, width: 10, height: 8))
         XCTAssertEqual(output.statistics.deferred, 2)
-        XCTAssertEqual(output.statistics.flips, 1)
+        XCTAssertEqual(output.statistics.queued, 1)
         XCTAssertEqual(card.panel(35, 25), Scene.background, "the scanned-out buffer was written during a flip")
         XCTAssertFalse(output.isSettled, "a flip in flight and damage waiting")
         try output.handleEvents()
         XCTAssertFalse(output.isSettled, "the flip is done but the kept damage is not on its way")
         try output.present(damage: .empty)  // the next timer tick: the kept damage goes out
-        XCTAssertEqual(output.statistics.flips, 2)
+        XCTAssertEqual(output.statistics.queued, 2)
         XCTAssertFalse(output.isSettled, "its flip is in flight")
         try output.handleEvents()
         XCTAssertTrue(output.isSettled)
@@ -87,7 +87,7 @@ final class FlipOutputTests: XCTestCase {
         let output = try started(card)
         try output.present(damage: .empty)
         try output.present(damage: Rect(x: 200, y: 200, width: 5, height: 5))  // off the canvas
-        XCTAssertEqual(output.statistics.flips, 0)
+        XCTAssertEqual(output.statistics.queued, 0)
         XCTAssertFalse(card.log.contains { $0.hasPrefix("pageFlip") })
     }
 

@@ -68,8 +68,13 @@ final class AtomicFileTests: XCTestCase {
     }
 
     func testAReadOnlyDirectoryIsAnErrorNamingThePath() throws {
-        // root writes into a mode-0500 directory regardless; the two tests above cover root.
-        try XCTSkipIf(geteuid() == 0, "root is not refused by directory permissions")
+        if geteuid() == 0 {
+            // Root is refused nothing: the same test again as an unprivileged user.
+            let run = try TestEnvironment.rerunAsNobody("MetricsTests.AtomicFileTests/testAReadOnlyDirectoryIsAnErrorNamingThePath")
+            XCTAssertEqual(run.status, 0, run.output)
+            XCTAssertTrue(run.output.contains("Executed 1 test, with 0 failures"), run.output)
+            return
+        }
         let dir = try TestEnvironment.temporaryDirectory("atomic").path
         XCTAssertEqual(chmod(dir, 0o500), 0)
         defer { chmod(dir, 0o700) }
