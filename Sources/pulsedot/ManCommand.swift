@@ -42,7 +42,7 @@ func commandsManPage() -> String {
         takes a key of pulsedot.conf(5): a bare key is in `[dot]`, `section.key` reaches the others.
         """)
     page += ".SH COMMANDS\n"
-    for usage in commands.flatMap({ [$0.usage] + $0.subcommands.map(\.usage) }) {
+    for usage in commands.flatMap({ [$0.usage] + $0.subcommands.map { $0.usage } }) {
         page += ".SS \(Roff.text(usage.command))\n"
         var synopsis = "\\fBpulsedot " + Roff.text(usage.command) + "\\fR"
         for operand in usage.operands { synopsis += " [\\fI" + Roff.text(operand.name) + "\\fR]" }
