@@ -12,7 +12,7 @@ import XCTest
 /// error for what it refuses.
 final class ConfigKeysTests: XCTestCase {
     func testEveryKeyOfIssueFive() {
-        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log", "metrics"])
+        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log", "metrics", "transit"])
         XCTAssertEqual(SettingsTable.keys(in: "source").map(\.name),
                        ["gpsd", "position", "replay", "replaySpeed", "gpsDevice", "staleAfter", "silenceTimeout"])
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),
@@ -240,6 +240,22 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(m.textfileParts?.directory, "/")
         m.textfile = nil
         XCTAssertNil(m.textfileParts)
+    }
+
+    func testTransitFeed() throws {
+        XCTAssertNil(try settings("transit.gtfs=none").transit.gtfs)
+        XCTAssertNil(Settings().transit.gtfs)
+        // A zip or a folder: a feed may be either.
+        let dir = try TestEnvironment.temporaryDirectory("config-gtfs").path
+        try Data("PK".utf8).write(to: URL(fileURLWithPath: dir + "/city.zip"))
+        XCTAssertEqual(try settings("transit.gtfs=\(dir)/city.zip").transit.gtfs, dir + "/city.zip")
+        XCTAssertEqual(try settings("transit.gtfs=\(dir)").transit.gtfs, dir)
+        assertSetError("transit.gtfs=\(dir)/nope.zip",
+                       "transit.gtfs = \(dir)/nope.zip: cannot be read (No such file or directory; a GTFS .zip or folder is expected here)")
+        assertSetError("transit.gtfs=", "transit.gtfs = : empty path (expected a GTFS .zip or folder, or none)")
+        // A relative path in a file is taken from the file's folder, like every other path.
+        let c = try Configuration.parse("[transit]\ngtfs = city.zip\n", file: dir + "/site.conf")
+        XCTAssertEqual(c.settings.transit.gtfs, dir + "/city.zip")
     }
 
     /// What check-config prints must read back as the same settings, for every key.
