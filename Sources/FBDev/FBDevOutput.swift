@@ -17,7 +17,7 @@ import Syscall
 /// Life: `init` (read the screen information, check the layout, map) → draw the first frame into
 /// `canvas` → `start()` → per frame: draw, `present(damage:)` → `close()` on every exit path (pans
 /// back to where the console was).
-public final class FBDevOutput: Display, DisplayBlanking {
+public final class FBDevOutput: BlankingOutput {
     public let device: FramebufferDevice
     public let fixed: FixedScreenInfo
     /// The screen information as found: the pan offsets are put back on close.
@@ -180,7 +180,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
 
     /// Writes the whole first frame into every screen, shows the first (by a pan, which also
     /// proves the driver pans) and finds out whether the driver waits for vsync.
-    func startScanout() throws(FBDevError) {
+    public func startScanout() throws(FBDevError) {
         precondition(!started && !closed, "FBDevOutput.start() called twice or after close()")
         // Graphics mode before the first frame, so the cursor never blinks on it.
         _ = console?.enterGraphics()
@@ -254,7 +254,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
 
     // MARK: Frames
 
-    func presentDamage(damage rect: Rect) throws(FBDevError) {
+    public func presentDamage(damage rect: Rect) throws(FBDevError) {
         precondition(started && !closed, "FBDevOutput.present before start() or after close()")
         scanout.handedOver()
         damage.add(rect)
@@ -323,7 +323,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
 
     /// The end of a vblank wait: the pan before it is shown, or the in-place copy waiting for it
     /// is made now, just after the vblank. A failed wait leaves the pacing to the frame timer.
-    func readEvents() throws(FBDevError) {
+    public func readEvents() throws(FBDevError) {
         guard let waiter = vsync, let since = waiter.outstandingSince, let outcome = waiter.finished() else { return }
         scanout.waited(clock() - since)
         switch outcome {
@@ -345,7 +345,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
 
     /// FBIOBLANK powerdown; where the driver refuses it (efifb, simplefb), every screen is painted
     /// black instead. A copy waiting for a vblank is dropped: its damage is redrawn at unblank.
-    func switchOff() throws(FBDevError) -> BlankOutcome {
+    public func switchOff() throws(FBDevError) -> BlankOutcome {
         precondition(started && !closed, "FBDevOutput.blank before start() or after close()")
         copyAfterVSync = false
         do {
@@ -362,7 +362,7 @@ public final class FBDevOutput: Display, DisplayBlanking {
     }
 
     /// Powers the screen up again; the caller then presents the whole canvas.
-    func switchOn() throws(FBDevError) {
+    public func switchOn() throws(FBDevError) {
         guard poweredDown else { return }
         do {
             try device.setBlanked(false)

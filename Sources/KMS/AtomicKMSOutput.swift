@@ -14,7 +14,7 @@ import Syscall
 /// buffers; the test commit) → draw the first frame → `start()` (modeset commit) → per frame:
 /// paint the sprite, `showSprite`/`hideSprite`, draw the canvas, `present(damage:)`; on events
 /// `handleEvents()` → `close()` (the overlay off, the console's CRTC back).
-public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, SpritePlane {
+public final class AtomicKMSOutput: HotplugOutput, BlankingOutput, SpritePlane {
     public let card: AtomicCard
     public let connector: ConnectorInfo
     public let crtc: CrtcInfo
@@ -125,7 +125,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
 
     // MARK: Starting
 
-    private func startScanout() throws(KMSError) {
+    public func startScanout() throws(KMSError) {
         precondition(!started && !closed, "AtomicKMSOutput.start() called twice or after close()")
         let frame = canvas
         for b in maps { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: rotation) }
@@ -151,7 +151,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
 
     // MARK: Frames
 
-    private func presentDamage(damage rect: Rect) throws(KMSError) {
+    public func presentDamage(damage rect: Rect) throws(KMSError) {
         precondition(started && !closed, "AtomicKMSOutput.present before start() or after close()")
         // A picture on screen leaves the canvas behind it; `showCanvas` brings all of it back.
         if !showsPicture { damage.add(rect) }
@@ -214,7 +214,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
         }
     }
 
-    private func readEvents() throws(KMSError) {
+    public func readEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
         eventsRead(completed)
@@ -234,7 +234,7 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
 
     // MARK: Hot-plug and blanking
 
-    private func checkConnector() throws(KMSError) -> ConnectorCheck {
+    public func checkConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "AtomicKMSOutput.recheckConnector before start() or after close()")
         let now: ConnectorState
         do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
@@ -273,14 +273,14 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
     }
 
     /// The CRTC's ACTIVE off: the panel dark, the planes' state kept by the next `unblank`.
-    private func switchOff() throws(KMSError) -> BlankOutcome {
+    public func switchOff() throws(KMSError) -> BlankOutcome {
         precondition(started && !closed, "AtomicKMSOutput.blank before start() or after close()")
         try commitWholeState(active: false)
         blanked = true
         return .poweredDown
     }
 
-    private func switchOn() throws(KMSError) {
+    public func switchOn() throws(KMSError) {
         guard blanked else { return }
         try commitWholeState(active: true)
         blanked = false
@@ -344,27 +344,5 @@ public final class AtomicKMSOutput: Display, DisplayHotplug, DisplayBlanking, Sp
         case .failed: break
         }
         scanout.abandon()
-    }
-}
-
-/// The display seam's calls: this output's work, its errors as `DisplayFailure`.
-extension AtomicKMSOutput {
-    public func start() throws(DisplayFailure) {
-        do { try startScanout() } catch { throw DisplayFailure(error) }
-    }
-    public func present(damage rect: Rect) throws(DisplayFailure) {
-        do { try presentDamage(damage: rect) } catch { throw DisplayFailure(error) }
-    }
-    public func handleEvents() throws(DisplayFailure) {
-        do { try readEvents() } catch { throw DisplayFailure(error) }
-    }
-    public func recheckConnector() throws(DisplayFailure) -> ConnectorCheck {
-        do { return try checkConnector() } catch { throw DisplayFailure(error) }
-    }
-    public func blank() throws(DisplayFailure) -> BlankOutcome {
-        do { return try switchOff() } catch { throw DisplayFailure(error) }
-    }
-    public func unblank() throws(DisplayFailure) {
-        do { try switchOn() } catch { throw DisplayFailure(error) }
     }
 }

@@ -12,7 +12,7 @@ import Syscall
 /// strategy) → per frame: draw, `present(damage:)`; when `pollDescriptor` is readable,
 /// `handleEvents()` → `close()` on every exit path (lets a flip in flight finish, restores the saved
 /// CRTC: the console).
-public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
+public final class KMSOutput: HotplugOutput, BlankingOutput {
     public let card: DRMCard
     public let connector: ConnectorInfo
     public let crtc: CrtcInfo
@@ -112,7 +112,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
 
     // MARK: Starting
 
-    func startScanout() throws(KMSError) {
+    public func startScanout() throws(KMSError) {
         precondition(!started && !closed, "KMSOutput.start() called twice or after close()")
         // Both buffers get the whole first frame: with two, the back buffer is two frames old and
         // only damage is copied from then on.
@@ -153,7 +153,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
 
     // MARK: Frames
 
-    func presentDamage(damage rect: Rect) throws(KMSError) {
+    public func presentDamage(damage rect: Rect) throws(KMSError) {
         precondition(started && !closed, "KMSOutput.present before start() or after close()")
         damage.add(rect)
         // One flip in flight: until its event arrives both buffers may be on screen, so neither is
@@ -212,7 +212,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
         damage.endFrame()
     }
 
-    func readEvents() throws(KMSError) {
+    public func readEvents() throws(KMSError) {
         let completed: Int
         do { completed = try card.handleEvents() } catch { throw KMSError.classify(error, device: card.path) }
         scanout.completed(completed, at: clock())
@@ -228,7 +228,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     /// After a uevent for this card: the connector is still there, gone, or back (or its link
     /// failed), in which case the same mode is set again — if the monitor there now offers it —
     /// and the caller presents the whole canvas.
-    func checkConnector() throws(KMSError) -> ConnectorCheck {
+    public func checkConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "KMSOutput.recheckConnector before start() or after close()")
         let now: ConnectorState
         do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
@@ -255,7 +255,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     /// DPMS Off on the connector (legacy KMS keeps the CRTC's mode for On). Where the connector
     /// has no DPMS or refuses it, the screen is painted black instead. A flip in flight is let
     /// finish first, so no buffer is still queued for a screen being switched off.
-    func switchOff() throws(KMSError) -> BlankOutcome {
+    public func switchOff() throws(KMSError) -> BlankOutcome {
         precondition(started && !closed, "KMSOutput.blank before start() or after close()")
         finishPendingFlip()
         do {
@@ -276,7 +276,7 @@ public final class KMSOutput: Display, DisplayHotplug, DisplayBlanking {
     }
 
     /// DPMS On again; the caller then presents the whole canvas.
-    func switchOn() throws(KMSError) {
+    public func switchOn() throws(KMSError) {
         guard poweredDown else { return }
         do {
             try card.setDPMS(connector: connector.id, on: true)
