@@ -5,7 +5,7 @@ import XCTest
 @testable import GPSD
 
 /// From TPV to Fix: which TPVs are positions, which error estimate is used, and the JSON line.
-final class FixTests: XCTestCase {
+final class FixFromTPVTests: XCTestCase {
     let arrival = MonotonicInstant(nanoseconds: 123_456_789)
 
     /// Every subset of TPV's optional fields, decoded from a real line and turned into a Fix,

@@ -5,7 +5,7 @@ import XCTest
 
 /// What the metrics call a presented frame on a framebuffer: a pan that succeeded, or a frame
 /// written in place.
-final class PresentationCountTests: XCTestCase {
+final class FBDevPresentationCountTests: XCTestCase {
     private let square = Rect(x: 2, y: 2, width: 6, height: 5)
 
     func testPansCountWhenTheySucceed() throws {

@@ -5,7 +5,7 @@ import XCTest
 /// Runs the libFuzzer target over the CSV and zip readers (deploy/fuzz-gtfs) for a minute, as CI
 /// does: any crash, failed invariant, leak or hang fails the test with libFuzzer's report.
 /// PULSEDOT_FUZZ_SECONDS changes the length; long runs are documented in deploy/fuzz-gtfs.
-final class FuzzTests: XCTestCase {
+final class GTFSFuzzTests: XCTestCase {
     func testCSVAndZipReadersSurviveAMinuteOfFuzzing() throws {
         if TestEnvironment.optedOut("fuzz") { return }
         let seconds = ProcessInfo.processInfo.environment["PULSEDOT_FUZZ_SECONDS"] ?? "60"

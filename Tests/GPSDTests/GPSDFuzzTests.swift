@@ -5,7 +5,7 @@ import XCTest
 /// Runs the libFuzzer target over the framer and decoder (deploy/fuzz-gpsd) for a minute, as CI
 /// does: any crash, failed invariant, leak or hang fails the test with libFuzzer's report.
 /// PULSEDOT_FUZZ_SECONDS changes the length; long runs are documented in deploy/fuzz-gpsd.
-final class FuzzTests: XCTestCase {
+final class GPSDFuzzTests: XCTestCase {
     func testFramerAndDecoderSurviveAMinuteOfFuzzing() throws {
         if TestEnvironment.optedOut("fuzz") { return }
         let seconds = ProcessInfo.processInfo.environment["PULSEDOT_FUZZ_SECONDS"] ?? "60"

@@ -5,7 +5,7 @@ import JSON
 import XCTest
 
 /// `pulsedot probe`'s framebuffer report, read from a device (nothing written or panned).
-final class ProbeTests: XCTestCase {
+final class FBDevProbeTests: XCTestCase {
     func testReportsLayoutPanningAndVSync() throws {
         let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: 60, layout: .rgb565, padding: 4)
         let probe = try FramebufferProbe.read(fb, clock: { fb.time })

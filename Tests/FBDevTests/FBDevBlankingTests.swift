@@ -5,7 +5,7 @@ import Raster
 import XCTest
 
 /// Night blanking on a framebuffer: FBIOBLANK, and black where the driver refuses it.
-final class BlankingTests: XCTestCase {
+final class FBDevBlankingTests: XCTestCase {
     func testFBIOBLANKPowersDownAndUp() throws {
         let fb = MemoryFramebuffer.make(width: 40, height: 30, virtualHeight: 60)
         let output = try Scene.make(fb)
