@@ -54,6 +54,17 @@ public struct DisplaySettings: Sendable {
 
     public init() {}
 
+    /// The `output` key's value as the file writes it.
+    public var outputText: String {
+        switch output {
+        case .auto: return "auto"
+        case .kms: return "kms"
+        case .fbdev: return "fbdev"
+        case .png(let dir): return "png:" + dir
+        case .none: return "none"
+        }
+    }
+
     /// The frame size a headless output (`png:`, `none`) renders: `mode`, else 1280x800.
     public var headlessFrameSize: (width: Int, height: Int) {
         let m = mode ?? Self.headlessSize
@@ -75,15 +86,7 @@ extension SettingsTable {
                                                                as [(String, DisplaySettings.Output)], also: "png:DIR")
                        }
                    },
-                   show: {
-                       switch $0.display.output {
-                       case .auto: return "auto"
-                       case .kms: return "kms"
-                       case .fbdev: return "fbdev"
-                       case .png(let dir): return "png:" + dir
-                       case .none: return "none"
-                       }
-                   }),
+                   show: { $0.display.outputText }),
         SettingKey(section: "display", name: "device", allowed: "device path, or auto",
                    meaning: "the DRM card (auto: the first with a connected connector) or, for fbdev, the framebuffer (auto: /dev/fb0)",
                    parse: { text, s, _ throws(SettingProblem) in

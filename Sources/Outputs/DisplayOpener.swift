@@ -131,7 +131,7 @@ public final class DisplayOpener {
 
 extension KMSConfiguration {
     /// The `[display]` keys as the KMS output takes them.
-    init(_ d: DisplaySettings) {
+    public init(_ d: DisplaySettings) {
         self.init(device: d.device, connector: d.connector,
                   mode: d.mode.map { ModeRequest(width: $0.width, height: $0.height, refreshMilliHz: $0.refreshMilliHz) },
                   format: d.format, rotation: d.rotation, update: d.update)

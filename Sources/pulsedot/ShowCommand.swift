@@ -19,13 +19,13 @@ import Systemd
 // display test ("does this panel work, which way is up?"); `--at` freezes the animation clock so
 // the screen can be compared with `pulsedot render --at`.
 
-let showUsage = Usage(command: "show", summary: "show the animated dot on a DRM display (or a framebuffer) until SIGTERM/SIGINT", options: [
-    .valued("device", "PATH", "the DRM card (default: the first /dev/dri/card* with a connected connector)"),
-    .valued("connector", "NAME", "the connector by its kernel name, e.g. HDMI-A-1 (default: the first connected)"),
-    .valued("mode", "WxH[@HZ]", "the mode (default: the user-defined one, else the preferred, else the largest)"),
-    .valued("format", "xrgb8888|rgb565", "the pixel format (default xrgb8888 on DRM, the framebuffer's own with --fbdev)"),
-    .valued("rotation", "0|90|180|270", "turn the picture clockwise (default: from the panel orientation)"),
-    .valued("update", "auto|flip|damage", "page flips or DirtyFB (default auto: what the driver supports)"),
+let showUsage = Usage(command: "show", summary: "show the animated dot on the display the service would use (or the one given) until SIGTERM/SIGINT", options: [
+    .valued("device", "PATH", "the DRM card (default: the configuration's, else the first /dev/dri/card* with a connected connector)"),
+    .valued("connector", "NAME", "the connector by its kernel name, e.g. HDMI-A-1, or auto (default: the configuration's, else the first connected)"),
+    .valued("mode", "WxH[@HZ]", "the mode (default: the configuration's, else the user-defined one, else the preferred, else the largest)"),
+    .valued("format", "xrgb8888|rgb565", "the pixel format (default: the configuration's; xrgb8888 means the framebuffer's own with --fbdev)"),
+    .valued("rotation", "0|90|180|270", "turn the picture clockwise (default: the configuration's, else the panel orientation)"),
+    .valued("update", "auto|flip|damage", "page flips or DirtyFB (default: the configuration's, else what the driver supports)"),
     .valued("background", "COLOR", "the opaque colour behind the dot, #RRGGBB (default #E5E3DF)"),
     .valued("scale", "S", "pixels per point (the same as --set scale=S; default from the display's size)"),
     .valued("x", "X", "the dot's centre in canvas pixels, with --y (default: the middle)"),
@@ -34,18 +34,23 @@ let showUsage = Usage(command: "show", summary: "show the animated dot on a DRM 
     .valued("at", "SECONDS", "freeze the animation clock here: a still frame, as `pulsedot render --at`"),
     .valued("from", "SECONDS", "with --at: run the clock from here to --at at real speed, then stay"),
     .valued("screenshot", "FILE.png", "with --at: once the still frame is on the display, write what it shows (read back from the display controller where the dot is on a plane and a writeback connector can capture it)"),
+    .config,
     .set,
     .valued("fbdev", "PATH", "a legacy framebuffer (/dev/fbN) instead of a DRM card"),
-    .valued("tty", "PATH", "with --fbdev: the virtual console to put into graphics mode (default \(VirtualConsole.defaultPath))"),
+    .valued("tty", "PATH", "with a framebuffer: the virtual console to put into graphics mode (default \(VirtualConsole.defaultPath))"),
 ], notes: """
-    The installer's display test: SIGTERM or SIGINT puts the console back and exits 0. With --at it
-    says "still frame at clock T s" on stderr once that frame is on the display.
+    The installer's display test. It reads the service's configuration (--config, its drop-ins,
+    --set) for the display and the dot's look, and each option here overrides it, so with no
+    options it opens the display exactly as `run` would. SIGTERM or SIGINT puts the console back
+    and exits 0. With --at it says "still frame at clock T s" on stderr once that frame is on the
+    display.
     """)
 
 struct ShowOptions {
-    var kms = KMSConfiguration()
-    /// `--fbdev PATH`: a framebuffer instead of a DRM card; `--tty`: its virtual console.
-    var fbdev: FBDevConfiguration?
+    /// The display exactly as `run` would open it: the configuration's `[display]`, then the
+    /// options given here.
+    var display = DisplaySettings()
+    /// `--tty`: the virtual console a framebuffer puts into graphics mode.
     var tty = VirtualConsole.defaultPath
     var background = StillFrame.defaultBackground
     var x: Double?
@@ -58,31 +63,19 @@ struct ShowOptions {
 
     init(_ args: Arguments) throws(Arguments.Failure) {
         guard args.positional.isEmpty else { throw Arguments.Failure(description: "unexpected argument '\(args.positional[0])'") }
-        kms.device = args.value("device")
-        kms.connector = args.value("connector")
-        if let text = args.value("mode") {
-            do { kms.mode = try ModeRequest(parsing: text) } catch { throw Arguments.Failure(error) }
-        }
-        if let text = args.value("format") {
-            guard let f = PixelFormat(rawValue: text) else { throw Arguments.Failure(description: "--format \(text): expected xrgb8888 or rgb565") }
-            kms.format = f
-        }
-        if let text = args.value("rotation") {
-            guard let degrees = Int(text), let r = Rotation(degrees: degrees) else {
-                throw Arguments.Failure(description: "--rotation \(text): expected 0, 90, 180 or 270 (clockwise)")
-            }
-            kms.rotation = r
-        }
-        if let text = args.value("update") {
-            guard let u = UpdateMode(rawValue: text) else { throw Arguments.Failure(description: "--update \(text): expected auto, flip or damage") }
-            kms.update = u
-        }
+        try readClock(args)
         if let text = args.value("background") {
             let c: Color
             do { c = try Settings.color(text, option: "--background") } catch { throw Arguments.Failure(error) }
             guard c.a == 255 else { throw Arguments.Failure(description: "--background \(text): the background must be opaque (#RRGGBB)") }
             background = c
         }
+        settings = try serviceConfiguration(args).settings
+        display = settings.display
+        try readDisplay(args)
+    }
+
+    private mutating func readClock(_ args: Arguments) throws(Arguments.Failure) {
         if args.value("x") != nil || args.value("y") != nil {
             guard args.value("x") != nil, args.value("y") != nil else { throw Arguments.Failure(description: "--x and --y go together") }
             x = try args.double("x", default: 0, range: -1e6...1e6)
@@ -100,38 +93,52 @@ struct ShowOptions {
             guard at != nil else { throw Arguments.Failure(description: "--screenshot needs --at (a still frame to capture)") }
             screenshot = path
         }
-        do { settings = try lookSettings(args) } catch { throw Arguments.Failure(error) }
+    }
+
+    /// The options over the configured display. A device or connector given here means a DRM
+    /// card, `--fbdev` a framebuffer; a headless output (png:, none) has no screen to show on.
+    private mutating func readDisplay(_ args: Arguments) throws(Arguments.Failure) {
+        if let text = args.value("mode") {
+            do {
+                let m = try ModeRequest(parsing: text)
+                display.mode = DisplaySettings.Mode(width: m.width, height: m.height, refreshMilliHz: m.refreshMilliHz)
+            } catch { throw Arguments.Failure(error) }
+        }
+        if let text = args.value("format") {
+            guard let f = PixelFormat(rawValue: text) else { throw Arguments.Failure(description: "--format \(text): expected xrgb8888 or rgb565") }
+            display.format = f
+        }
+        if let text = args.value("rotation") {
+            guard let degrees = Int(text), let r = Rotation(degrees: degrees) else {
+                throw Arguments.Failure(description: "--rotation \(text): expected 0, 90, 180 or 270 (clockwise)")
+            }
+            display.rotation = r
+        }
+        if let text = args.value("update") {
+            guard let u = UpdateMode(rawValue: text) else { throw Arguments.Failure(description: "--update \(text): expected auto, flip or damage") }
+            display.update = u
+        }
         if let path = args.value("fbdev") {
             for drmOnly in ["device", "connector"] where args.value(drmOnly) != nil {
                 throw Arguments.Failure(description: "--\(drmOnly) is for DRM devices; --fbdev \(path) names the framebuffer")
             }
-            fbdev = FBDevConfiguration(device: path, rotation: kms.rotation, update: UpdateMode(rawValue: kms.update.rawValue) ?? .auto,
-                                       format: args.value("format") == nil ? nil : kms.format,
-                                       mode: kms.mode.map { ($0.width, $0.height) })
+            display.output = .fbdev
+            display.device = path
+        } else if args.value("device") != nil || args.value("connector") != nil {
+            display.output = .kms
+            if let device = args.value("device") { display.device = device }
+            if let connector = args.value("connector") { display.connector = connector == "auto" ? nil : connector }
+        }
+        switch display.output {
+        case .png, .none:
+            throw Arguments.Failure(description: "the configuration's [display] output is \(display.outputText), which has no screen to show on (give --device or --fbdev, or --set output=auto)")
+        case .auto, .kms, .fbdev:
+            break
         }
         if let path = args.value("tty") {
-            guard fbdev != nil else { throw Arguments.Failure(description: "--tty goes with --fbdev (a DRM display needs no console switch)") }
+            guard display.output != .kms else { throw Arguments.Failure(description: "--tty goes with a framebuffer (--fbdev); a DRM display needs no console switch") }
             tty = path
         }
-    }
-
-    /// The display as `[display]` would name it, so `show` opens it exactly as `run` does.
-    var display: DisplaySettings {
-        var d = DisplaySettings()
-        if let fbdev {
-            d.output = .fbdev
-            d.device = fbdev.device
-        } else {
-            d.output = .kms
-            d.device = kms.device
-            d.connector = kms.connector
-        }
-        d.mode = kms.mode.map { DisplaySettings.Mode(width: $0.width, height: $0.height, refreshMilliHz: $0.refreshMilliHz) }
-        d.format = kms.format
-        d.rotation = kms.rotation
-        d.update = kms.update
-        d.composition = settings.display.composition
-        return d
     }
 
     /// The animation clock after `elapsed` seconds of showing.

@@ -1,3 +1,5 @@
+import Config
+
 /// One option a command takes. The parser accepts exactly these and the usage lists exactly these,
 /// so the two cannot drift apart.
 struct Option: Sendable {
@@ -21,6 +23,9 @@ struct Option: Sendable {
 
     /// `--set KEY=VALUE`, the same for every command that takes it.
     static let set = Option.valued("set", "KEY=VALUE", "override one key: section.key=value, a bare key meaning [dot]", repeatable: true)
+
+    /// `--config FILE`, the same for every command that reads the service's configuration.
+    static let config = Option.valued("config", "FILE", "the configuration file, then its drop-ins FILE.d/*.conf (default \(Configuration.defaultPath); a missing default file means the defaults)")
 
     var spelled: String { value.map { "--\(name) \($0)" } ?? "--\(name)" }
 

@@ -9,11 +9,16 @@ import Syscall
 // stderr. It runs the same poll-driven client the daemon runs, so it is also how to try a gpsd by hand.
 
 let watchUsage = Usage(command: "watch", summary: "print each fix gpsd reports as one JSON line", options: [
-    .valued("gpsd", "HOST:PORT", "gpsd's address: HOST:PORT, HOST or [IPv6]:PORT (default 127.0.0.1:2947)"),
-    .valued("gps-device", "PATH", "watch only this receiver"),
+    .valued("gpsd", "HOST:PORT", "gpsd's address: HOST:PORT, HOST or [IPv6]:PORT (default: the configuration's [source] gpsd, else 127.0.0.1:2947)"),
+    .valued("gps-device", "PATH", "watch only this receiver (default: the configuration's [source] gpsDevice, else all)"),
     .valued("count", "N", "exit 0 after N fixes (default: run until interrupted)"),
     .valued("timeout", "S", "give up when gpsd cannot be reached within S seconds (default 10; 0 = never)"),
+    .config,
+    .set,
 ], notes: """
+    It reads the service's configuration (--config, its drop-ins, --set) for the gpsd and the
+    receiver the service would watch; --gpsd and --gps-device override them. A configuration whose
+    source is not gpsd leaves 127.0.0.1:2947, and says so.
     Each fix is one line on stdout, always the keys lat, lon, mode, eph, track, speed, time, device
     and status (null for what gpsd did not say); connection changes go to stderr.
     """)
@@ -26,13 +31,21 @@ func watchCommand(_ parsed: Arguments) -> Int32 {
         guard parsed.positional.isEmpty else {
             throw Arguments.Failure(description: "watch takes no arguments, got '\(parsed.positional[0])'")
         }
+        let source = try serviceConfiguration(parsed).settings.source
         var endpoint = GPSDEndpoint.default
+        var device = source.gpsDevice
+        if case .gpsd(let configured) = source.source {
+            endpoint = configured
+        } else if parsed.value("gpsd") == nil {
+            writeError("pulsedot watch: the configuration's source is not gpsd; watching \(endpoint)\n")
+        }
+        if let text = parsed.value("gps-device") { device = text == "all" ? nil : text }
         if let text = parsed.value("gpsd") {
             do { endpoint = try GPSDEndpoint(parsing: text) } catch { throw Arguments.Failure(description: error.description) }
         }
         count = try parsed.int("count", default: 0, range: 0...Int(Int32.max))
         timeout = try parsed.double("timeout", default: 10, range: 0...86_400)
-        configuration = GPSDClient.Configuration(endpoint: endpoint, device: parsed.value("gps-device"))
+        configuration = GPSDClient.Configuration(endpoint: endpoint, device: device)
     } catch {
         return fail("watch: \(error)")
     }

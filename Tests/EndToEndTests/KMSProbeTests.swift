@@ -17,9 +17,10 @@ final class KMSProbeTests: XCTestCase {
         var state: KMSStateFile?
     }
 
-    private func probe(_ display: QEMUMachine.Display) throws -> Probed {
+    private func probe(_ display: QEMUMachine.Display, alsoIn: (QEMUMachine) throws -> Void = { _ in }) throws -> Probed {
         let vm = try QEMUMachine.boot(display: display)
         defer { vm.shutdown() }
+        try alsoIn(vm)
         let text = try vm.run("pulsedot probe")
         XCTAssertEqual(text.status, 0, text.output)
         XCTAssertTrue(text.output.contains("/dev/dri/card0: driver"), text.output)
@@ -84,8 +85,33 @@ final class KMSProbeTests: XCTestCase {
         return byType
     }
 
+    /// What the service would drive, from the configuration: its file, its drop-ins and --set,
+    /// by the rules the output opens a card with; a connector that is not there is found here,
+    /// and `show` opens the display the configuration names.
+    private func checkServiceChoice(_ vm: QEMUMachine) throws {
+        let plain = try vm.run("pulsedot probe")
+        XCTAssertTrue(plain.output.hasSuffix("service (the defaults): /dev/dri/card0 (bochs-drm) connector Virtual-1, mode 1024x768@60, rotation 0 (default), format xrgb8888, update auto, auto composition\n"), plain.output)
+        _ = try vm.run("mkdir -p /tmp/c.conf.d; printf '[display]\\nconnector = Virtual-1\\nmode = 800x600\\n' > /tmp/c.conf; printf '[display]\\nrotation = 90\\n' > /tmp/c.conf.d/10-panel.conf")
+        let configured = try vm.run("pulsedot probe --config /tmp/c.conf --set format=rgb565 --json")
+        XCTAssertEqual(configured.status, 0, configured.output)
+        let json = try? JSONSerialization.jsonObject(with: Data(configured.output.utf8)) as? [String: Any]
+        let service = json?["service"] as? [String: Any] ?? [:]
+        XCTAssertEqual(service["source"] as? String, "/tmp/c.conf and 1 drop-in, 1 --set", configured.output)
+        XCTAssertEqual(service["connector"] as? String, "Virtual-1", configured.output)
+        XCTAssertEqual(service["mode"] as? String, "800x600@60", configured.output)
+        XCTAssertEqual(service["rotation"] as? Int, 90, configured.output)
+        XCTAssertEqual(service["format"] as? String, "rgb565", configured.output)
+        let wrong = try vm.run("pulsedot probe --config /tmp/c.conf --set connector=HDMI-A-7 >/dev/null")
+        XCTAssertEqual(wrong.status, 1, wrong.output)
+        XCTAssertTrue(wrong.output.contains("pulsedot: probe: the service would not find its display: ") && wrong.output.contains("HDMI-A-7")
+                      && wrong.output.contains("Virtual-1"), wrong.output)
+        let show = try vm.run("pulsedot show --config /tmp/c.conf --set connector=HDMI-A-7", timeout: 30)
+        XCTAssertEqual(show.status, 1, show.output)
+        XCTAssertTrue(show.output.contains("HDMI-A-7"), show.output)
+    }
+
     func testBochsHasNoDirtyFBAndAPreferredMode() throws {
-        let p = try probe(.bochs)
+        let p = try probe(.bochs, alsoIn: checkServiceChoice)
         let card = p.card
         XCTAssertEqual(card["driver"] as? String, "bochs-drm")
         XCTAssertEqual(card["dumbBuffers"] as? Bool, true)

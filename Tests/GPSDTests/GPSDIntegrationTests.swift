@@ -134,6 +134,35 @@ final class GPSDIntegrationTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("connected to gpsd 3.22 at [::1]:\(gpsd.port)"), result.stderr)
     }
 
+    /// Without --gpsd, watch asks the gpsd the service's configuration names (file, drop-in,
+    /// --set in that order), and --gpsd still wins over it.
+    func testWatchAsksTheConfiguredGpsd() throws {
+        if TestEnvironment.optedOut("gpsd") { return }
+        let log = try NMEAFeed.journey(leadIn: 2).write(to: directory)
+        let gpsd = try GPSFake.started(log: log, once: false, pace: 0.02)
+        defer { gpsd.stop() }
+        let closed = try closedPort()
+        let config = directory.appendingPathComponent("watch.conf")
+        try "[source]\ngpsd = 127.0.0.1:\(closed)\n".write(to: config, atomically: true, encoding: .utf8)
+        let dropIns = directory.appendingPathComponent("watch.conf.d")
+        try FileManager.default.createDirectory(at: dropIns, withIntermediateDirectories: true)
+        try "[source]\ngpsd = [::1]:\(gpsd.port)\n".write(to: dropIns.appendingPathComponent("50-site.conf"), atomically: true, encoding: .utf8)
+        let binary = try TestEnvironment.pulsedotBinary()
+        let configured = try runProgram(binary, ["watch", "--config", config.path, "--count", "2"], timeout: 60)
+        XCTAssertEqual(configured.status, 0, configured.stderr)
+        XCTAssertEqual(configured.stdout.split(separator: "\n").count, 2)
+        XCTAssertTrue(configured.stderr.contains("connected to gpsd 3.22 at [::1]:\(gpsd.port)"), configured.stderr)
+        let overridden = try runProgram(binary, ["watch", "--config", config.path, "--set", "source.gpsd=127.0.0.1:\(closed)", "--timeout", "1"], timeout: 30)
+        XCTAssertEqual(overridden.status, 1, overridden.stderr)
+        XCTAssertTrue(overridden.stderr.contains("cannot connect to gpsd at 127.0.0.1:\(closed)"), overridden.stderr)
+        let flag = try runProgram(binary, ["watch", "--config", config.path, "--set", "source.gpsd=127.0.0.1:\(closed)",
+                                           "--gpsd", "127.0.0.1:\(gpsd.port)", "--count", "1"], timeout: 60)
+        XCTAssertEqual(flag.status, 0, flag.stderr)
+        let notGpsd = try runProgram(binary, ["watch", "--config", config.path, "--set", "source.position=52.5,13.4",
+                                              "--timeout", "1"], timeout: 30)
+        XCTAssertTrue(notGpsd.stderr.hasPrefix("pulsedot watch: the configuration's source is not gpsd; watching 127.0.0.1:2947\n"), notGpsd.stderr)
+    }
+
     /// The binary's own path: the name is looked up on the process's worker thread, started from
     /// the command's main-actor code, and the fixes flow as with an address.
     func testWatchFindsGpsdByNameThroughTheWorkerThread() throws {
