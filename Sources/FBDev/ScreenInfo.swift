@@ -57,6 +57,11 @@ public struct FixedScreenInfo: Equatable, Sendable {
 
     /// The driver's identification ("bochs-drmdrmfb", "cirrusdrmfb", "fb_ili9341").
     public var id: String
+
+    /// A DRM driver's fbdev emulation ("…drmfb"): drawing there shows nothing that KMS on the same
+    /// card could not, so it is never the fallback for a card that cannot be driven.
+    public var isDRMEmulation: Bool { id.hasSuffix("drmfb") }
+
     /// Bytes of framebuffer memory that can be mapped.
     public var memoryLength: Int
     public var type: Int

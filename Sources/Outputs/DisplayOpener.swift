@@ -118,7 +118,7 @@ public final class DisplayOpener {
             }
             return .failure(Unavailable(description: "\(kmsError); and the framebuffer: \(error)", recovery: kmsError.recovery))
         }
-        let emulated = output.fixed.id.hasSuffix("drmfb")
+        let emulated = output.fixed.isDRMEmulation
         output.close()
         if emulated {
             return .failure(Unavailable(description: "\(kmsError) (\(output.name) is that DRM driver's emulation, not used instead)",
@@ -143,7 +143,7 @@ extension FBDevConfiguration {
     /// card's path means the default framebuffer), rotation and update. Mode and format are only
     /// compared: a framebuffer's are the kernel's. The default format (xrgb8888) is not worth a
     /// word on a 16-bit framebuffer; asking for rgb565 on a 32-bit one is.
-    init(_ d: DisplaySettings) {
+    public init(_ d: DisplaySettings) {
         let device = d.output == .fbdev ? d.device : d.device.flatMap { Self.namesFramebuffer($0) ? $0 : nil }
         self.init(device: device, rotation: d.rotation, update: d.update,
                   format: d.format == .xrgb8888 ? nil : d.format, mode: d.mode.map { ($0.width, $0.height) })

@@ -15,9 +15,9 @@ let probeUsage = Usage(command: "probe", summary: "list DRM devices, connectors,
     .config,
     .set,
 ], notes: """
-    The last line (the "service" member with --json) is what `run` would drive with the
-    configuration (--config, its drop-ins, --set): card, connector, mode, rotation, format, update
-    and composition, or why it would find no display. Exit 1 when a device could not be read or
+    Without --device, the last line (the "service" member with --json) is what `run` would drive
+    with the configuration (--config, its drop-ins, --set): card, connector, mode, rotation,
+    format, update and composition, or why it would find no display. Exit 1 when a device could not be read or
     the configured display is not among those probed (said on stderr); the others are still reported.
     """)
 
@@ -59,17 +59,18 @@ func probeCommand(_ options: Arguments) -> Int32 {
             }
         }
     }
-    let service = ServiceReport(configuration, cards: probes, framebuffers: fbProbes)
+    // The service's choice is among every device; one asked for alone is only reported.
+    let service = options.value("device") == nil ? ServiceReport(configuration, cards: probes, framebuffers: fbProbes) : nil
     if options.has("json") {
         print(JSONWriter.object { w in
             w.array("devices") { w in for p in probes { p.writeJSON(to: &w) } }
             w.array("framebuffers") { w in for p in fbProbes { p.writeJSON(to: &w) } }
-            w.object("service") { w in service.writeJSON(to: &w) }
+            if let service { w.object("service") { w in service.writeJSON(to: &w) } }
         })
     } else {
         let reports = (probes.map({ $0.text }) + fbProbes.map({ $0.text })).joined(separator: "\n")
-        print(reports + (reports.isEmpty ? "" : "\n") + service.text, terminator: "")
+        print(reports + (reports.isEmpty || service == nil ? "" : "\n") + (service?.text ?? ""), terminator: "")
     }
-    if let problem = service.problem { writeError("pulsedot: probe: the service would not find its display: \(problem)\n") }
-    return probes.count + fbProbes.count == cards.count + framebuffers.count && service.problem == nil ? 0 : 1
+    if let problem = service?.problem { writeError("pulsedot: probe: the service would not find its display: \(problem)\n") }
+    return probes.count + fbProbes.count == cards.count + framebuffers.count && service?.problem == nil ? 0 : 1
 }

@@ -37,11 +37,16 @@ struct ServiceReport {
             do {
                 target = .card(try ServiceChoice.choose(KMSConfiguration(d), among: cards))
             } catch {
-                // As DisplayOpener does under `auto`: a framebuffer when no DRM display can be driven.
                 if cards.isEmpty, d.output == .kms || framebuffers.isEmpty {
                     problem = "no DRM card could be probed"
-                } else if d.output == .auto, let fb = framebuffers.first {
-                    chooseFramebuffer(fb.path, among: framebuffers, why: "\(error)")
+                } else if d.output == .auto {
+                    // As DisplayOpener does: the framebuffer, unless it is the card's own emulation.
+                    let path = FBDevConfiguration(d).device
+                    if let fb = framebuffers.first(where: { $0.path == path }), fb.fixed.isDRMEmulation {
+                        problem = "\(error) (\(path) is that DRM driver's emulation, not used instead)"
+                    } else {
+                        chooseFramebuffer(path, among: framebuffers, why: "\(error)")
+                    }
                 } else {
                     problem = "\(error)"
                 }

@@ -90,9 +90,9 @@ final class KMSProbeTests: XCTestCase {
     /// and `show` opens the display the configuration names.
     private func checkServiceChoice(_ vm: QEMUMachine) throws {
         let plain = try vm.run("pulsedot probe")
-        XCTAssertTrue(plain.output.hasSuffix("service (the defaults): /dev/dri/card0 (bochs-drm) connector Virtual-1, mode 1024x768@60, rotation 0 (default), format xrgb8888, update auto, auto composition\n"), plain.output)
+        XCTAssertTrue(plain.output.hasSuffix("\n\n" + "service (the defaults): /dev/dri/card0 (bochs-drm) connector Virtual-1, mode 1280x800@75, rotation 0 (default), format xrgb8888, update auto, auto composition"), plain.output)
         _ = try vm.run("mkdir -p /tmp/c.conf.d; printf '[display]\\nconnector = Virtual-1\\nmode = 800x600\\n' > /tmp/c.conf; printf '[display]\\nrotation = 90\\n' > /tmp/c.conf.d/10-panel.conf")
-        let configured = try vm.run("pulsedot probe --config /tmp/c.conf --set format=rgb565 --json")
+        let configured = try vm.run("pulsedot probe --config /tmp/c.conf --set display.format=rgb565 --json")
         XCTAssertEqual(configured.status, 0, configured.output)
         let json = try? JSONSerialization.jsonObject(with: Data(configured.output.utf8)) as? [String: Any]
         let service = json?["service"] as? [String: Any] ?? [:]
@@ -101,12 +101,12 @@ final class KMSProbeTests: XCTestCase {
         XCTAssertEqual(service["mode"] as? String, "800x600@60", configured.output)
         XCTAssertEqual(service["rotation"] as? Int, 90, configured.output)
         XCTAssertEqual(service["format"] as? String, "rgb565", configured.output)
-        let wrong = try vm.run("pulsedot probe --config /tmp/c.conf --set connector=HDMI-A-7 >/dev/null")
+        let wrong = try vm.run("pulsedot probe --config /tmp/c.conf --set display.connector=HDMI-A-7 >/dev/null")
         XCTAssertEqual(wrong.status, 1, wrong.output)
         XCTAssertTrue(wrong.output.contains("pulsedot: probe: the service would not find its display: ") && wrong.output.contains("HDMI-A-7")
                       && wrong.output.contains("Virtual-1"), wrong.output)
-        let show = try vm.run("pulsedot show --config /tmp/c.conf --set connector=HDMI-A-7", timeout: 30)
-        XCTAssertEqual(show.status, 1, show.output)
+        let show = try vm.run("pulsedot show --config /tmp/c.conf --set display.connector=HDMI-A-7", timeout: 30)
+        XCTAssertEqual(show.status, 2, show.output)
         XCTAssertTrue(show.output.contains("HDMI-A-7"), show.output)
     }
 
