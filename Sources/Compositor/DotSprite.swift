@@ -2,10 +2,11 @@ import LocationDot
 import Raster
 
 /// The dot as a premultiplied ARGB8888 picture of its own, for a display plane that composes it
-/// over the map. The renderer's own painter draws it twice, over black and over white: every
-/// layer is an "over" blend, so a pixel over black is the dot's premultiplied colour and the two
-/// differ by what the dot lets through, 255 − alpha. The plane's premultiplied blend then gives
-/// the map's pixels what the painter would have given them, within rounding.
+/// over the map. The renderer's own painter draws it in one pass over transparent black: its blend
+/// kernels treat the fourth byte as the destination's alpha, so every "over" leaves the colour
+/// premultiplied and the alpha accumulated, and the plane's premultiplied blend then gives the
+/// map's pixels what the painter would have given them, within rounding (3/255 at most, measured
+/// in BenchPlanesTests; BENCHMARKS.md).
 ///
 /// The dot's position keeps its fraction: the picture's corner is the dot's bounds' whole-pixel
 /// corner, and the dot is painted at the centre less that corner, so its sub-pixel place is the
@@ -14,10 +15,8 @@ public final class DotSprite {
     public let width: Int
     public let height: Int
     private let painter: DotPainter
-    private let black: OwnedPixelBuffer
-    private let white: OwnedPixelBuffer
-    private let overBlack: OwnedPixelBuffer
-    private let overWhite: OwnedPixelBuffer
+    /// Transparent black: all four bytes zero.
+    private let clear: OwnedPixelBuffer
 
     /// A sprite of at most `width`×`height` pixels for the dot in `style` at `scale`.
     public init(style: DotStyle, scale: Double, width: Int, height: Int) {
@@ -26,11 +25,7 @@ public final class DotSprite {
         self.height = height
         painter = DotPainter(style: style, scale: scale)
         painter.reserve(width: width, height: height)
-        black = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
-        white = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
-        white.bytes.initializeMemory(as: UInt8.self, repeating: 255)
-        overBlack = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
-        overWhite = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
+        clear = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
     }
 
     /// The side a sprite needs for the dot of `style` at `scale` without an accuracy disc: the
@@ -55,17 +50,7 @@ public final class DotSprite {
                      "a sprite buffer of \(target.width)x\(target.height) cannot hold \(place.width)x\(place.height)")
         let x = centerX - Double(place.x), y = centerY - Double(place.y)
         let area = Rect(x: 0, y: 0, width: place.width, height: place.height)
-        painter.paint(into: overBlack.buffer, over: black.buffer, centerX: x, centerY: y, appearance: appearance, clip: area)
-        painter.paint(into: overWhite.buffer, over: white.buffer, centerX: x, centerY: y, appearance: appearance, clip: area)
-        let b = overBlack.buffer, w = overWhite.buffer
-        for row in 0..<area.height {
-            let pb = b.row(row).assumingMemoryBound(to: UInt32.self)
-            let pw = w.row(row).assumingMemoryBound(to: UInt32.self)
-            let out = target.row(row).assumingMemoryBound(to: UInt32.self)
-            for i in 0..<area.width {
-                out[i] = Self.premultiplied(overBlack: pb[i], overWhite: pw[i])
-            }
-        }
+        painter.paint(into: target, over: clear.buffer, centerX: x, centerY: y, appearance: appearance, clip: area)
     }
 
     /// Blends the premultiplied `picture` over `target` (XRGB8888) with its top-left at (x, y), as a
@@ -87,15 +72,5 @@ public final class DotSprite {
                 dst[tx] = out
             }
         }
-    }
-
-    /// One pixel: the colour over black, with the alpha from how much of the white came through
-    /// (the green channel's: the painter rounds each channel alike; never below a colour channel,
-    /// which a premultiplied pixel cannot exceed).
-    @inline(__always)
-    static func premultiplied(overBlack b: UInt32, overWhite w: UInt32) -> UInt32 {
-        let through = ((w >> 8) & 0xFF) &- ((b >> 8) & 0xFF)
-        let alpha = max(255 &- min(through, 255), max((b >> 16) & 0xFF, max((b >> 8) & 0xFF, b & 0xFF)))
-        return alpha << 24 | (b & 0x00FF_FFFF)
     }
 }

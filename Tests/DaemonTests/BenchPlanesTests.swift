@@ -6,7 +6,11 @@ import XCTest
 /// `pulsedot bench --composition planes`: its frames are the software frames taken apart — the
 /// scan-out buffer (or, panning, the window of a map picture) holds the map alone, nothing copied
 /// once the map stands still; the sprite the dot — and blended back together they are the
-/// software frame within 2/255.
+/// software frame within 3/255. The sprite is painted in one pass over transparent black, so its
+/// alpha is the painter's accumulated alpha, rounded at every layer; where the shadow, ring and
+/// halo overlap that rounding reaches 3/255 on a few edge pixels (measured: 1 of the 18,432,000
+/// channel values of these 80 frames, the rest within 2/255), where two passes over black and
+/// white stayed within 2/255 at twice the painting cost.
 final class BenchPlanesTests: XCTestCase {
     private static func options(_ composition: BenchOptions.Composition, _ scene: BenchOptions.Scene) -> BenchOptions {
         var o = BenchOptions()
@@ -19,6 +23,7 @@ final class BenchPlanesTests: XCTestCase {
     }
 
     func testPlaneFramesBlendBackIntoTheSoftwareFrames() throws {
+        var overTwo = 0
         for scene in [BenchOptions.Scene.moving, .pan] {
             let software = try BenchFrames(Self.options(.software, scene))
             let planes = try BenchFrames(Self.options(.planes, scene))
@@ -40,11 +45,17 @@ final class BenchPlanesTests: XCTestCase {
                     for x in 0..<320 {
                         let a = composed.buffer.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
                         let b = expected.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
-                        for shift: UInt32 in [0, 8, 16] { worst = max(worst, abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))) }
+                        for shift: UInt32 in [0, 8, 16] {
+                            let d = abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
+                            worst = max(worst, d)
+                            if d > 2 { overTwo += 1 }
+                        }
                     }
                 }
-                XCTAssertLessThanOrEqual(worst, 2, "\(scene) frame \(n)")
+                XCTAssertLessThanOrEqual(worst, 3, "\(scene) frame \(n)")
             }
         }
+        print("channel values more than 2/255 off: \(overTwo)")
+        XCTAssertLessThanOrEqual(overTwo, 8, "the one-pass rounding stays on a few edge pixels")
     }
 }

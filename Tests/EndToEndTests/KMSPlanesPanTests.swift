@@ -47,7 +47,9 @@ extension KMSPlanesTests {
         var windows: [[Int]] = []
         var framebuffers: Set<Int> = []
         let start = Date()
-        while Date().timeIntervalSince(start) < 8 {
+        // Until the window has been seen in four places and on both pictures: each look is a
+        // command in the guest, slower on a loaded host, and the drive lasts 20 s.
+        while Date().timeIntervalSince(start) < 16 && (Set(windows.map { $0[0] }).count < 4 || framebuffers.count < 2) {
             if let p = try planes(vm).first(where: { $0.type == "primary" }), let fb = p.int("FB_ID"), fb != 0 {
                 framebuffers.insert(fb)
                 windows.append([p.int("SRC_X") ?? -1, p.int("SRC_Y") ?? -1, p.int("SRC_W") ?? -1])
