@@ -1,3 +1,4 @@
+import Backlight
 import Config
 import DisplayCore
 import Outputs
@@ -28,6 +29,8 @@ public struct LoopEnvironment {
     public var localMinuteOfDay: (Double) -> Int
     /// Displays coming and going; nil: not heard (the display is found again only by retrying).
     public var hotplug: (any HotplugEvents)?
+    /// Where the backlights and light sensors are: /sys, or a folder shaped like it.
+    public var sysfs: Sysfs
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
@@ -36,7 +39,7 @@ public struct LoopEnvironment {
                 notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
                 wallClock: @escaping () -> Double = { WallClock.now() },
                 localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) },
-                hotplug: (any HotplugEvents)? = nil) {
+                hotplug: (any HotplugEvents)? = nil, sysfs: Sysfs = Sysfs()) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
@@ -46,6 +49,7 @@ public struct LoopEnvironment {
         self.wallClock = wallClock
         self.localMinuteOfDay = localMinuteOfDay
         self.hotplug = hotplug
+        self.sysfs = sysfs
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at
@@ -75,7 +79,8 @@ public struct LoopEnvironment {
             loadConfiguration: { () throws(ConfigurationError) in try Configuration.load(path: options.configPath, overrides: options.overrides) },
             notifier: notifier,
             snapshotDirectory: stateDirectory(),
-            hotplug: hotplug)
+            hotplug: hotplug,
+            sysfs: Sysfs.fromEnvironment())
     }
 
     /// systemd's `$STATE_DIRECTORY` (the unit's `StateDirectory=pulsedot`, /var/lib/pulsedot: the
