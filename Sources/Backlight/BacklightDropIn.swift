@@ -6,9 +6,10 @@ public enum BacklightDropIn {
 
     public static func text(for device: BacklightDevice) -> String {
         """
-        # \(path): lets pulsedot.service write the brightness of backlight \(device.name)
-        # (max_brightness \(device.maxBrightness)). Written by `pulsedot backlight --drop-in`; after
-        # changing it: systemctl daemon-reload && systemctl restart pulsedot
+        # \(path), printed by `pulsedot backlight --drop-in`:
+        # lets pulsedot.service write the brightness of backlight \(device.name) (max_brightness \(device.maxBrightness)),
+        # which the unit's ProtectKernelTunables=yes leaves read-only with the rest of /sys.
+        # After changing it: systemctl daemon-reload && systemctl restart pulsedot
         [Service]
         # The leading - lets the service start when the panel (and so the attribute) is absent.
         ReadWritePaths=-\(device.unitPath)

@@ -62,7 +62,8 @@ public struct BacklightAnswer: Sendable {
 
 /// The thread the exchanges run on, started when the backlight is first driven, and the answers
 /// on their way back; the loop collects them at its next look (once a second), so it polls no
-/// descriptor for them.
+/// descriptor for them. Never closed: a sensor whose bus hangs must not hold up a stop; let go,
+/// the thread ends after its job.
 public final class BacklightWorker: Sendable {
     private let worker: WorkerThread
     private let answers: ResultQueue<BacklightAnswer>
@@ -85,7 +86,6 @@ public final class BacklightWorker: Sendable {
         }
     }
 
-    /// Never closed by the loop: a sensor whose bus hangs must not hold up a stop. Let go, the
-    /// thread ends after its job.
+    /// The answers that came back since the last call.
     public func takeAnswers() -> [BacklightAnswer] { answers.takeResults() }
 }
