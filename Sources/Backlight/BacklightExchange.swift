@@ -60,11 +60,20 @@ public struct BacklightAnswer: Sendable {
     }
 }
 
+/// Where the loop's rounds with the hardware go: a worker thread on a board; in tests on virtual
+/// time, the calling thread.
+public protocol BacklightPort: AnyObject {
+    /// Queues `request`; false when it cannot be (the port is closed).
+    func submit(_ request: BacklightRequest) -> Bool
+    /// The answers that came back since the last call, oldest first.
+    func takeAnswers() -> [BacklightAnswer]
+}
+
 /// The thread the exchanges run on, started when the backlight is first driven, and the answers
 /// on their way back; the loop collects them at its next look (once a second), so it polls no
 /// descriptor for them. Never closed: a sensor whose bus hangs must not hold up a stop; let go,
 /// the thread ends after its job.
-public final class BacklightWorker: Sendable {
+public final class BacklightWorker: BacklightPort, Sendable {
     private let worker: WorkerThread
     private let answers: ResultQueue<BacklightAnswer>
     public let sysfs: Sysfs
@@ -75,7 +84,6 @@ public final class BacklightWorker: Sendable {
         worker = try WorkerThread(name: "backlight")
     }
 
-    /// Queues `request`; false when the worker is closed.
     public func submit(_ request: BacklightRequest) -> Bool {
         let sysfs = sysfs, answers = answers
         do {
@@ -86,6 +94,5 @@ public final class BacklightWorker: Sendable {
         }
     }
 
-    /// The answers that came back since the last call.
     public func takeAnswers() -> [BacklightAnswer] { answers.takeResults() }
 }

@@ -12,8 +12,8 @@ import Systemd
 final class BrightnessControl {
     private(set) var settings: BrightnessSettings
     private var plan: BrightnessPlan
-    private let sysfs: Sysfs
-    private var worker: BacklightWorker?
+    private let makePort: () throws(SyscallError) -> any BacklightPort
+    private var port: (any BacklightPort)?
     /// When to look next; nil: the backlight is not driven.
     private(set) var nextLook: MonotonicInstant?
     /// A round handed to the worker and not answered yet, and since when.
@@ -32,9 +32,9 @@ final class BrightnessControl {
     /// A round not answered in this time is said to hang (a sensor's bus stuck).
     static let patience = Duration.seconds(10)
 
-    init(settings: BrightnessSettings, sysfs: Sysfs, now: MonotonicInstant) {
+    init(settings: BrightnessSettings, now: MonotonicInstant, makePort: @escaping () throws(SyscallError) -> any BacklightPort) {
         self.settings = settings
-        self.sysfs = sysfs
+        self.makePort = makePort
         plan = BrightnessPlan(settings: settings)
         nextLook = settings.isActive ? now : nil
     }
@@ -56,8 +56,8 @@ final class BrightnessControl {
     func look(now: MonotonicInstant, minuteOfDay: Int, dark: Bool, log: Journal) {
         guard let due = nextLook, now >= due else { return }
         nextLook = now.advanced(by: Self.period)
-        guard let worker = startedWorker(log: log) else { return }
-        for answer in worker.takeAnswers() { take(answer, now: now, log: log) }
+        guard let port = startedPort(log: log) else { return }
+        for answer in port.takeAnswers() { take(answer, now: now, log: log) }
         if let askedAt {
             if askedAt.duration(to: now) >= Self.patience {
                 say("worker", "brightness: the backlight or light sensor has not answered for \(formatNumber(Self.patience.seconds)) s; still waiting", log: log)
@@ -72,22 +72,22 @@ final class BrightnessControl {
         guard write != nil || settings.level == .ambient else { return }
         let request = BacklightRequest(backlight: settings.backlight, readSensor: settings.level == .ambient,
                                        sensor: settings.ambientSensor, percent: write)
-        if worker.submit(request) { askedAt = now }
+        if port.submit(request) { askedAt = now }
     }
 
-    private func startedWorker(log: Journal) -> BacklightWorker? {
-        if let worker { return worker }
+    private func startedPort(log: Journal) -> (any BacklightPort)? {
+        if let port { return port }
         do {
-            worker = try BacklightWorker(sysfs: sysfs)
+            port = try makePort()
         } catch {
             say("worker", "brightness: no thread for the backlight (\(error)); trying again", log: log)
         }
-        return worker
+        return port
     }
 
     private func take(_ answer: BacklightAnswer, now: MonotonicInstant, log: Journal) {
         askedAt = nil
-        settled("worker", log: log, back: nil)
+        settled("worker", log: log, back: "brightness: the backlight and light sensor answer again")
         switch answer.device {
         case .failure(let problem):
             retryAt = now.advanced(by: Self.retryPeriod)

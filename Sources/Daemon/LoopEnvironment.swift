@@ -29,8 +29,9 @@ public struct LoopEnvironment {
     public var localMinuteOfDay: (Double) -> Int
     /// Displays coming and going; nil: not heard (the display is found again only by retrying).
     public var hotplug: (any HotplugEvents)?
-    /// Where the backlights and light sensors are: /sys, or a folder shaped like it.
-    public var sysfs: Sysfs
+    /// Starts what reads and writes the backlight and the light sensor, when brightness is first
+    /// driven: a worker thread over /sys, or over a folder shaped like it.
+    public var makeBacklight: () throws(SyscallError) -> any BacklightPort
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
@@ -39,7 +40,8 @@ public struct LoopEnvironment {
                 notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
                 wallClock: @escaping () -> Double = { WallClock.now() },
                 localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) },
-                hotplug: (any HotplugEvents)? = nil, sysfs: Sysfs = Sysfs()) {
+                hotplug: (any HotplugEvents)? = nil,
+                makeBacklight: @escaping () throws(SyscallError) -> any BacklightPort = { () throws(SyscallError) in try BacklightWorker(sysfs: Sysfs()) }) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
@@ -49,7 +51,7 @@ public struct LoopEnvironment {
         self.wallClock = wallClock
         self.localMinuteOfDay = localMinuteOfDay
         self.hotplug = hotplug
-        self.sysfs = sysfs
+        self.makeBacklight = makeBacklight
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at
@@ -80,7 +82,7 @@ public struct LoopEnvironment {
             notifier: notifier,
             snapshotDirectory: stateDirectory(),
             hotplug: hotplug,
-            sysfs: Sysfs.fromEnvironment())
+            makeBacklight: { () throws(SyscallError) in try BacklightWorker(sysfs: Sysfs.fromEnvironment()) })
     }
 
     /// systemd's `$STATE_DIRECTORY` (the unit's `StateDirectory=pulsedot`, /var/lib/pulsedot: the

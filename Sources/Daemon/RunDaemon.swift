@@ -79,7 +79,7 @@ public final class RunDaemon {
         display = DisplayLifecycle(now: now)
         metricsFile = MetricsFile(settings: configuration.settings.metrics, now: now)
         blanking = NightBlanking(settings: configuration.settings.display.blanking, now: now)
-        brightness = BrightnessControl(settings: configuration.settings.display.brightness, sysfs: environment.sysfs, now: now)
+        brightness = BrightnessControl(settings: configuration.settings.display.brightness, now: now, makePort: environment.makeBacklight)
         do { try environment.waiting.setFrameRate(configuration.settings.display.fps) } catch { throw SetupError(error) }
         do { map = try Self.loadMap(configuration.settings.map, log: log) } catch { throw SetupError(error) }
         do { source = try makeSource(configuration.settings.source, now: now) } catch { throw SetupError(error) }
