@@ -66,7 +66,7 @@ final class BrightnessControl {
         }
         // While the screen is off the backlight is left to the blanking (and a blankCommand).
         guard !dark, let target = BrightnessPlan.target(settings, minuteOfDay: minuteOfDay, lux: lux) else { return }
-        let level = plan.advance(toward: target, at: now.seconds)
+        let level = plan.advance(toward: target, at: Double(now.nanoseconds) / 1e9)
         let retrying = retryAt.map { now < $0 } ?? false
         let write = level != written && !retrying ? level : nil
         guard write != nil || settings.level == .ambient else { return }
@@ -90,6 +90,8 @@ final class BrightnessControl {
         settled("worker", log: log, back: "brightness: the backlight and light sensor answer again")
         switch answer.device {
         case .failure(let problem):
+            // A backlight that went (its driver unbound) starts from its own level when it is back.
+            written = nil
             retryAt = now.advanced(by: Self.retryPeriod)
             say("device", "brightness: \(problem); the backlight is left as it is, looking again every \(formatNumber(Self.retryPeriod.seconds)) s", log: log)
         case .success(let device):

@@ -14,10 +14,8 @@ let backlightUsage = Usage(
     ],
     notes: """
         Reads /sys/class/backlight and /sys/bus/iio/devices (under $\(Sysfs.rootVariable) when set). Exit 1
-        when the configured backlight is not there. Install the drop-in with:
-          mkdir -p /etc/systemd/system/pulsedot.service.d
-          pulsedot backlight --drop-in > \(BacklightDropIn.path)
-          systemctl daemon-reload && systemctl restart pulsedot
+        when the configured backlight is not there. The drop-in goes to \(BacklightDropIn.path) (make its
+        folder first); then systemctl daemon-reload and systemctl restart pulsedot.
         """)
 
 func backlightCommand(_ parsed: Arguments) -> Int32 {
@@ -33,7 +31,10 @@ func backlightCommand(_ parsed: Arguments) -> Int32 {
     do {
         chosen = try BacklightDevice.find(settings.backlight, in: sysfs)
     } catch {
-        if parsed.has("drop-in") { return fail("backlight: \(error)") }
+        if parsed.has("drop-in") {
+            writeError("pulsedot: backlight: \(error)\n")
+            return 1
+        }
         print("backlight: none usable: \(error)")
         printSensors(settings, sysfs: sysfs)
         return 1
