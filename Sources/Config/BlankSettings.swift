@@ -50,7 +50,7 @@ extension SettingsTable {
                    meaning: "when the screen is switched off (DPMS Off, FBIOBLANK, else black), e.g. 23:00-05:30; a span may cross midnight; fixes are still taken and the watchdog fed; the dot comes back with its entrance pop",
                    parse: { text, s, _ throws(SettingProblem) in s.display.blanking.schedule = try parseBlankSchedule(text) },
                    show: { $0.display.blanking.schedule.description }),
-        command("blankCommand", "a command run by /bin/sh as the screen goes off (a TV over CEC, a backlight); none: nothing",
+        command("blankCommand", "a command run by /bin/sh as the screen goes off (a TV over CEC; a backlight has brightness and dim); none: nothing",
                 { $1(&$0.display.blanking.blankCommand) }),
         command("unblankCommand", "a command run by /bin/sh as the screen comes back on; none: nothing",
                 { $1(&$0.display.blanking.unblankCommand) }),

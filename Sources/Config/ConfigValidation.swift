@@ -26,6 +26,9 @@ extension Configuration {
         } else if map.bounds != nil {
             throw fail("map.bounds", "bounds place a map image: set image = FILE.png too (a plain map uses center and zoom)")
         }
+        if s.display.brightness.dim != nil, !s.display.brightness.isActive {
+            throw fail("display.dim", "dimming needs brightness = PERCENT or ambient: the level the backlight goes back to after the spans")
+        }
         if case .png = s.display.output, s.display.pngFps > s.display.fps {
             let problem = "pngFps (\(formatNumber(s.display.pngFps))) is above fps (\(formatNumber(s.display.fps))): frames cannot be written faster than they are drawn"
             throw fail(s.origins["display.pngFps"] != nil ? "display.pngFps" : "display.fps", problem)

@@ -51,6 +51,7 @@ public struct DisplaySettings: Sendable {
     public var fps: Double = 60
     public var pngFps: Double = 2
     public var blanking = BlankingSettings()
+    public var brightness = BrightnessSettings()
 
     public init() {}
 

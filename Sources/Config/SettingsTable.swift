@@ -57,7 +57,7 @@ public enum SettingsTable {
 
     // MARK: The table
 
-    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + blankKeys + mapKeys + tileKeys + logKeys + metricsKeys + transitKeys
+    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + blankKeys + brightnessKeys + mapKeys + tileKeys + logKeys + metricsKeys + transitKeys
 
     static let dotKeys: [SettingKey] = [
         color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", { $1(&$0.dot.style.annotationColor) }),

@@ -1,3 +1,4 @@
+import Backlight
 import Config
 import DisplayCore
 import Outputs
@@ -28,6 +29,9 @@ public struct LoopEnvironment {
     public var localMinuteOfDay: (Double) -> Int
     /// Displays coming and going; nil: not heard (the display is found again only by retrying).
     public var hotplug: (any HotplugEvents)?
+    /// Starts what reads and writes the backlight and the light sensor, when brightness is first
+    /// driven: a worker thread over /sys, or over a folder shaped like it.
+    public var makeBacklight: () throws(SyscallError) -> any BacklightPort
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
@@ -36,7 +40,8 @@ public struct LoopEnvironment {
                 notifier: SystemdNotifier? = nil, snapshotDirectory: String = ".",
                 wallClock: @escaping () -> Double = { WallClock.now() },
                 localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) },
-                hotplug: (any HotplugEvents)? = nil) {
+                hotplug: (any HotplugEvents)? = nil,
+                makeBacklight: @escaping () throws(SyscallError) -> any BacklightPort = { () throws(SyscallError) in try BacklightWorker(sysfs: Sysfs()) }) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
@@ -46,6 +51,7 @@ public struct LoopEnvironment {
         self.wallClock = wallClock
         self.localMinuteOfDay = localMinuteOfDay
         self.hotplug = hotplug
+        self.makeBacklight = makeBacklight
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at
@@ -75,7 +81,8 @@ public struct LoopEnvironment {
             loadConfiguration: { () throws(ConfigurationError) in try Configuration.load(path: options.configPath, overrides: options.overrides) },
             notifier: notifier,
             snapshotDirectory: stateDirectory(),
-            hotplug: hotplug)
+            hotplug: hotplug,
+            makeBacklight: { () throws(SyscallError) in try BacklightWorker(sysfs: Sysfs.fromEnvironment()) })
     }
 
     /// systemd's `$STATE_DIRECTORY` (the unit's `StateDirectory=pulsedot`, /var/lib/pulsedot: the

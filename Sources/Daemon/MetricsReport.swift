@@ -39,6 +39,8 @@ struct MetricsReport {
     /// The scan-out queue of the display driven (KMS, atomic KMS, fbdev); nil: none has one.
     /// Its counters start again with each display opened.
     var scanout: ScanoutQueue.Statistics?
+    /// The backlight's level as last written, in percent; nil: not driven, or not written yet.
+    var backlightPercent: Int?
     /// The tiled map's cache, when the map is tiles (counters start again with each map a reload builds).
     var tiles: TileCacheNumbers?
 
@@ -95,6 +97,11 @@ struct MetricsReport {
         for state in DisplayState.allCases {
             text.gauge("pulsedot_display_state", help: "What the screen is doing: 1 for the current state, 0 for the others.",
                        value: state == displayState ? 1 : 0, labels: ["state": state.rawValue])
+        }
+        if let backlightPercent {
+            text.gauge("pulsedot_backlight_brightness_percent",
+                       help: "The backlight's level as last written ([display] brightness, dim, the light sensor), in percent of its max_brightness.",
+                       value: Double(backlightPercent))
         }
         if let displayName, let mode {
             text.info("pulsedot_display_info", help: "The display last driven: configured output, device and connector, mode.",

@@ -45,6 +45,7 @@ extension RunDaemon {
     private func comeBack(now: MonotonicInstant) {
         blanking.blanked = false
         log.notice("night blanking over: the screen comes back")
+        brightness.screenBack()
         startCommand(blanking.settings.unblankCommand, key: "unblankCommand")
         if let d = display.driven {
             do {

@@ -58,6 +58,7 @@ public final class RunDaemon {
     let reloads = ReloadCounts()
     let metricsFile: MetricsFile
     let blanking: NightBlanking
+    let brightness: BrightnessControl
     /// The display last driven (name, mode), for the metrics' info while none is.
     var lastDriven: (name: String, mode: String)?
 
@@ -78,6 +79,7 @@ public final class RunDaemon {
         display = DisplayLifecycle(now: now)
         metricsFile = MetricsFile(settings: configuration.settings.metrics, now: now)
         blanking = NightBlanking(settings: configuration.settings.display.blanking, now: now)
+        brightness = BrightnessControl(settings: configuration.settings.display.brightness, now: now, makePort: environment.makeBacklight)
         do { try environment.waiting.setFrameRate(configuration.settings.display.fps) } catch { throw SetupError(error) }
         do { map = try Self.loadMap(configuration.settings.map, log: log) } catch { throw SetupError(error) }
         do { source = try makeSource(configuration.settings.source, now: now) } catch { throw SetupError(error) }
@@ -151,6 +153,9 @@ public final class RunDaemon {
                 if display.isDisconnected { reconnect(now: now) } else { tryDisplay(now: now) }
             }
             blankingDue(now: now)
+            if let due = brightness.nextLook, now >= due {
+                brightness.look(now: now, minuteOfDay: environment.localMinuteOfDay(environment.wallClock()), dark: blanking.blanked, log: log)
+            }
             if let due = counters.nextSummary, now >= due { summary(now: now) }
             pingWatchdog(now: now)
         }
@@ -164,6 +169,7 @@ public final class RunDaemon {
         if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
         // While the screen is off a missing display is not looked for: it would light it.
         next = Poll.earliest(next, blanking.blanked ? nil : display.retryAt)
+        next = Poll.earliest(next, brightness.nextLook)
         return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
     }
 

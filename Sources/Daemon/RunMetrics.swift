@@ -53,6 +53,7 @@ extension RunDaemon {
             reloadsGood: reloads.good,
             reloadsRefused: reloads.refused,
             scanout: display.driven?.display.scanoutStatistics,
+            backlightPercent: brightness.percentShown,
             tiles: display.driven?.view.tiles.map {
                 MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)
@@ -80,6 +81,7 @@ extension RunDaemon {
             reloads.takenAt = now
             metricsFile.configure(settings.metrics, now: now)
             blankingAfterReload(now: now)
+            brightness.configure(settings.display.brightness, now: now)
         } else {
             reloads.refused += 1
             reloads.lastTaken = false

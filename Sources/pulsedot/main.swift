@@ -15,6 +15,7 @@ let commands: [Command] = [
     Command(usage: runUsage, run: runCommand),
     Command(usage: checkConfigUsage, run: checkConfigCommand),
     Command(usage: statusUsage, run: statusCommand),
+    Command(usage: backlightUsage, run: backlightCommand),
     Command(usage: benchUsage, run: benchCommand),
     Command(usage: transitUsage, run: transitCommand, subcommands: transitSubcommands),
     Command(usage: manUsage, run: manCommand),

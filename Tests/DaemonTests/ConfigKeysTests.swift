@@ -17,7 +17,8 @@ final class ConfigKeysTests: XCTestCase {
                        ["gpsd", "position", "replay", "replaySpeed", "gpsDevice", "staleAfter", "silenceTimeout"])
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),
                        ["output", "device", "connector", "mode", "format", "rotation", "update", "composition", "fps", "pngFps",
-                        "blank", "blankCommand", "unblankCommand"])
+                        "blank", "blankCommand", "unblankCommand", "brightness", "dim", "backlight", "ambientSensor", "ambientCurve",
+                        "brightnessSmoothing"])
         XCTAssertEqual(SettingsTable.keys(in: "map").map(\.name),
                        ["image", "bounds", "background", "center", "zoom", "follow", "offMap", "tiles", "tileScheme", "cacheMegabytes", "attribution"])
         XCTAssertEqual(SettingsTable.keys(in: "log").map(\.name), ["level", "summaryEvery"])

@@ -1,3 +1,4 @@
+import Backlight
 import Config
 @testable import Daemon
 import DisplayCore
@@ -35,6 +36,8 @@ final class LoopHarness {
     /// gives its own, with a daylight-saving change for instance).
     var localMinuteOfDay: (Double) -> Int = { wall in Int((wall / 60).rounded(.down)) % 1440 }
     let hotplug = ScriptedHotplug()
+    /// Where the backlight's rounds go; nil: a root with nothing in it.
+    var backlight: (any BacklightPort)?
 
     /// A uevent `action` for `devpath` (a DRM device) arriving at `seconds`; nil: lost ones.
     func uevent(_ action: String?, _ devpath: String = "/devices/pci0000:00/0000:00:02.0/drm/card0", at seconds: Double) {
@@ -93,7 +96,10 @@ final class LoopHarness {
             notifier: notifier,
             wallClock: { [unowned self] in Self.wallStart + waiting.elapsed },
             localMinuteOfDay: { [unowned self] in localMinuteOfDay($0) },
-            hotplug: hotplug)
+            hotplug: hotplug,
+            makeBacklight: { [unowned self] () throws(SyscallError) in
+                backlight ?? InlineBacklight(root: "/nonexistent", clock: { 0 })
+            })
         waiting.onWait = { [unowned self] in collectNotifications() }
         let daemon = try RunDaemon(configuration: configuration, options: .init(maxFrames: maxFrames),
                                    environment: environment, log: log)
