@@ -33,15 +33,17 @@ extension FieldTrial {
         if let left = try packageState() { throw TestFailure("after dpkg --purge of the image's package, dpkg still has pulsedot: \(left)") }
         step("image's package purged")
 
+        let waited = Date()
         let repo = try build.wait(timeout: 900)
+        let waitedFor = Date().timeIntervalSince(waited)
         try vm.attachDisk(repo.image, id: "fleetrepo")
         let disk = "/dev/disk/by-label/\(FleetRepository.label)"
         try vm.must("for i in $(seq 150); do [ -b \(disk) ] && break; sleep 0.2; done; mkdir -p /media/repo && mount -o ro \(disk) /media/repo", timeout: 90)
         // The key comes with the board's provisioning, never from the medium it vouches for.
-        try writeGuestFile(Self.fleetKeyring, repo.publicKey)
-        try writeGuestFile(Self.fleetList, Data("deb [signed-by=\(Self.fleetKeyring)] file:/media/repo ./\n".utf8))
         let dropIn = route.configuration(color: Self.liveColor, staleAfter: Self.staleAfter)
-        try writeGuestFile(Self.dropIn, Data(dropIn.utf8))
+        try writeGuestFiles([(Self.fleetKeyring, repo.publicKey),
+                             (Self.fleetList, Data("deb [signed-by=\(Self.fleetKeyring)] file:/media/repo ./\n".utf8)),
+                             (Self.dropIn, Data(dropIn.utf8))])
         // Only the fleet's source: the guest has no network for the Debian mirror it was built from.
         let update = try vm.run("\(Self.aptGet) -o Dir::Etc::sourcelist=\(Self.fleetList) -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 update", timeout: 180)
         guard update.status == 0 else { throw TestFailure("apt-get update from the signed repository exited \(update.status):\n\(update.output)") }
@@ -65,7 +67,7 @@ extension FieldTrial {
 
         // 2. The board edits its main file; the fleet upgrades with its options.
         let edited = repo.firstConffile + Self.boardEdit
-        try writeGuestFile(Self.mainFile, Data(edited.utf8))
+        try writeGuestFiles([(Self.mainFile, Data(edited.utf8))])
         let since = try guestNow()
         let upgrade = try vm.run("\(Self.aptGet) \(Self.fleetOptions) install pulsedot", timeout: 300)
         guard upgrade.status == 0 else { throw TestFailure("the fleet's upgrade exited \(upgrade.status):\n\(upgrade.output)") }
@@ -102,7 +104,7 @@ extension FieldTrial {
         try vm.must("umount /media/repo")
         step("purge")
         note("apt rollout: \(repo.first) → \(repo.second) (\(repo.architectures.joined(separator: ", ")) in the repository, built on the host in "
-             + String(format: "%.0f s", build.seconds) + "); pids \(firstPID) → \(secondPID); metrics every \(pace); " + steps.joined(separator: ", "))
+             + String(format: "%.0f s, waited for %.0f s", build.seconds, waitedFor) + "); pids \(firstPID) → \(secondPID); metrics every \(pace); " + steps.joined(separator: ", "))
     }
 
     /// What dpkg did with the files: the edited main file kept, the new one beside it as
@@ -139,7 +141,7 @@ extension FieldTrial {
     private func checkMetricsGoOn(since: Int, version: String) throws -> String {
         let file = "/run/pulsedot/metrics.prom"
         var seen: [(time: Double, frames: Int)] = []
-        try vm.waitFor("three writes of the metrics file by the upgraded daemon", timeout: 40, interval: 0.5) { () -> Bool? in
+        _ = try vm.waitFor("three writes of the metrics file by the upgraded daemon", timeout: 40, interval: 0.5) { () -> Bool? in
             let text = try vm.must("date +%s.%N; cat \(file) 2>/dev/null || true")
             let lines = text.split(separator: "\n")
             let now = Double(lines.first ?? "") ?? 0
@@ -186,7 +188,9 @@ extension FieldTrial {
         String(try vm.must("cat \(path) && printf .").dropLast())
     }
 
-    private func writeGuestFile(_ path: String, _ data: Data) throws {
-        try vm.must("mkdir -p $(dirname \(path)) && printf '%s' '\(data.base64EncodedString())' | base64 -d > \(path)")
+    /// Writes each file (folders made as needed) with one guest command.
+    private func writeGuestFiles(_ files: [(path: String, data: Data)]) throws {
+        try vm.must(files.map { "mkdir -p $(dirname \($0.path)) && printf '%s' '\($0.data.base64EncodedString())' | base64 -d > \($0.path)" }
+            .joined(separator: " && "))
     }
 }
