@@ -51,8 +51,7 @@ enum EmbeddedBinaries {
     static func binary(_ arch: Arch) throws -> String {
         try requireToolchain(arch)
         if let result = built[arch] { return try result.get() }
-        let earlier = TestEnvironment.packageRoot.appendingPathComponent(".build-embedded/\(arch.rawValue)/pulsedot").path
-        if ProcessInfo.processInfo.environment["PULSEDOT_EMBEDDED_REUSE"] == "1", FileManager.default.isExecutableFile(atPath: earlier) {
+        if let earlier = earlierBuild(arch) {
             built[arch] = .success(earlier)
             return earlier
         }
@@ -63,6 +62,21 @@ enum EmbeddedBinaries {
             ? .success(path) : .failure(TestFailure("deploy/build-embedded --arch \(arch.rawValue) failed (\(run.status)):\n\(run.stderr)"))
         built[arch] = result
         return try result.get()
+    }
+
+    /// The program for `arch` if this run has built it already (or `PULSEDOT_EMBEDDED_REUSE=1`
+    /// finds an earlier build), never building it: for tests that carry the ARM packages along
+    /// but must not spend minutes on a build no other test asked for.
+    static func alreadyBuilt(_ arch: Arch) -> String? {
+        if case .success(let path)? = built[arch] { return path }
+        return earlierBuild(arch)
+    }
+
+    /// The build in .build-embedded when `PULSEDOT_EMBEDDED_REUSE=1` asks for it.
+    private static func earlierBuild(_ arch: Arch) -> String? {
+        let earlier = TestEnvironment.packageRoot.appendingPathComponent(".build-embedded/\(arch.rawValue)/pulsedot").path
+        guard ProcessInfo.processInfo.environment["PULSEDOT_EMBEDDED_REUSE"] == "1", FileManager.default.isExecutableFile(atPath: earlier) else { return nil }
+        return earlier
     }
 
     /// Runs the `arch` build with `arguments` under its emulator.

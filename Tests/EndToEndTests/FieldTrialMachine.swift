@@ -109,6 +109,14 @@ final class FieldTrialMachine {
         }
     }
 
+    /// Plugs a read-only virtio disk holding `image` into the running guest (ACPI PCI hot-plug, as a
+    /// technician plugs in a stick), so what it holds can be made while the earlier scenarios run.
+    func attachDisk(_ image: String, id: String) throws {
+        try qmp.qmpCommand("{\"execute\":\"blockdev-add\",\"arguments\":{\"driver\":\"raw\",\"node-name\":\"\(id)\",\"read-only\":true,"
+                           + "\"file\":{\"driver\":\"file\",\"filename\":\"\(image)\",\"read-only\":true}}}")
+        try qmp.qmpCommand("{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"virtio-blk-pci\",\"drive\":\"\(id)\",\"id\":\"\(id)-disk\"}}")
+    }
+
     // MARK: Guest commands
 
     /// Runs `command` with bash in the guest (as root) and returns its status and output (stdout

@@ -2,7 +2,8 @@ import Foundation
 import PNG
 import TestSupport
 
-/// Scenarios 6 (reload), 7 (watchdog) and 8 (stop): the unit as shipped, driven with systemctl.
+/// Scenarios 6 (reload), 7 (watchdog) and 8 (stop): the unit as shipped, driven with systemctl;
+/// the console coming back, which the apt scenario's removal checks too.
 extension FieldTrial {
     /// Replaces /etc/pulsedot/pulsedot.conf in the guest.
     func writeConfiguration(_ text: String) throws {
@@ -143,17 +144,29 @@ extension FieldTrial {
             problems.append("the unit ended \(s["ActiveState"] ?? "?") with Result=\(s["Result"] ?? "?"), not inactive/success:\n\(journal)")
         }
         if try vm.run("kill -0 \(pid)").status == 0 { problems.append("pid \(pid) is still there after the stop") }
+        do {
+            let black = try waitForConsole(after: "stop")
+            note(String(format: "stop: console back: %.0f %% of the screen black; ExecMainStatus=%@, Result=%@",
+                        black * 100, s["ExecMainStatus"] ?? "?", s["Result"] ?? "?"))
+        } catch {
+            problems.append("\(error)")
+        }
+        guard problems.isEmpty else { throw TestFailure(problems.joined(separator: "\n")) }
+    }
+
+    /// Waits until the console is back on the screen: none of the map's pavement left, no dot.
+    /// Returns the share of black pixels.
+    @discardableResult
+    func waitForConsole(after what: String) throws -> Double {
         let p = FieldRoute.pavement
         do {
-            let screen = try vm.waitFor("the console back on the screen", timeout: 60) { () -> RGBAImage? in
+            let screen = try vm.waitFor("the console back on the screen after \(what)", timeout: 60) { () -> RGBAImage? in
                 let screen = try vm.screendump()
                 return screen.share(of: p.0, p.1, p.2) < 0.01 && screen.findDot(.blue) == nil ? screen : nil
             }
-            note(String(format: "stop: console back: %.0f %% of the screen black; ExecMainStatus=%@, Result=%@",
-                        screen.share(of: 0, 0, 0) * 100, s["ExecMainStatus"] ?? "?", s["Result"] ?? "?"))
+            return screen.share(of: 0, 0, 0)
         } catch {
-            problems.append("\(error) (screendump \(vm.keep(try vm.screendump(), as: "after-stop")))")
+            throw TestFailure("\(error) (screendump \(vm.keep(try vm.screendump(), as: "after-\(what.replacingOccurrences(of: " ", with: "-"))")))")
         }
-        guard problems.isEmpty else { throw TestFailure(problems.joined(separator: "\n")) }
     }
 }

@@ -5,7 +5,8 @@ import XCTest
 
 /// Issue 9: the whole kiosk, booted by systemd in QEMU, under faults and over time. One boot runs
 /// every scenario in turn (a boot costs about 25 s of TCG): boot, drive, soak, lost fix, line
-/// noise, gpsd restarted, reload (good and broken), watchdog, stop. A scenario that fails is
+/// noise, gpsd restarted, reload (good and broken), watchdog, stop, and last PulseDot installed,
+/// upgraded, removed and purged with apt from a signed repository. A scenario that fails is
 /// reported and the next one still runs when the kiosk is in a state to run it.
 ///
 /// PULSEDOT_SOAK_MINUTES (default 3): how long the soak runs, in guest minutes since the daemon
@@ -21,6 +22,11 @@ final class FieldTrialTests: XCTestCase {
         try route.writeOverlay(to: overlay, color: FieldTrial.liveColor, staleAfter: FieldTrial.staleAfter)
         let image = try FieldTrialMachine.prepareImage(overlay: overlay)
         let imageReady = Date()
+        // The apt scenario's repository, made on the host while the guest runs the others: amd64,
+        // and the ARM programs this run has built already (never a build of its own: minutes each).
+        let arm = EmbeddedBinaries.Arch.allCases.compactMap { arch in EmbeddedBinaries.alreadyBuilt(arch).map { (arch: arch.rawValue, path: $0) } }
+        let repository = FleetRepositoryBuild(binaries: [(arch: "amd64", path: try TestEnvironment.pulsedotBinary())] + arm)
+        defer { repository.remove() }
         let vm = try FieldTrialMachine.boot(image)
         defer { vm.shutdown() }
         let feeder = NMEAFeeder(socket: vm.gps, route: route)
@@ -40,6 +46,7 @@ final class FieldTrialTests: XCTestCase {
         trial.scenario("10 metrics and status", trial.metrics)
         trial.scenario("7 watchdog", trial.watchdog)
         trial.scenario("8 stop", trial.stop)
+        trial.scenario("11 apt rollout") { try trial.aptRollout(repository) }
         if let failure = feeder.failure { XCTFail("NMEA feed: \(failure)") }
         trial.note(String(format: "whole trial %.0f s", Date().timeIntervalSince(started)))
     }
