@@ -1,8 +1,10 @@
 import Config
+import DisplayCore
 import FBDev
 import JSON
 import KMS
 import Outputs
+import Raster
 
 /// `probe`'s last word: the display `run` would drive with the configuration, chosen among the
 /// probed devices by the same rules the outputs apply when they open one.

@@ -44,6 +44,7 @@ final class FieldTrialTests: XCTestCase {
         trial.scenario("4 gpsd stopped and started", trial.gpsdRestart)
         trial.scenario("6 reload", trial.reload)
         trial.scenario("10 metrics and status", trial.metrics)
+        trial.scenario("12 backlight through the sandbox", trial.backlight)
         trial.scenario("7 watchdog", trial.watchdog)
         trial.scenario("8 stop", trial.stop)
         trial.scenario("11 apt rollout") { try trial.aptRollout(repository) }
