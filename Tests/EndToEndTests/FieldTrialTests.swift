@@ -5,7 +5,8 @@ import XCTest
 
 /// Issue 9: the whole kiosk, booted by systemd in QEMU, under faults and over time. One boot runs
 /// every scenario in turn (a boot costs about 25 s of TCG): boot, drive, soak, lost fix, line
-/// noise, gpsd restarted, reload (good and broken), watchdog, stop, and last PulseDot installed,
+/// noise, gpsd restarted, reload (good and broken), the backlight through the sandbox, watchdog,
+/// stop, and last PulseDot installed,
 /// upgraded, removed and purged with apt from a signed repository. A scenario that fails is
 /// reported and the next one still runs when the kiosk is in a state to run it.
 ///
