@@ -8,7 +8,7 @@ import Syscall
 let backlightUsage = Usage(
     command: "backlight", summary: "list backlights and light sensors; print the service's drop-in for the backlight",
     options: [
-        .valued("config", "FILE", "the configuration naming [display] backlight and ambientSensor (default \(Configuration.defaultPath); a missing default file means the defaults)"),
+        .config,
         .set,
         .flag("drop-in", "print only the systemd drop-in that lets pulsedot.service write the chosen backlight (\(BacklightDropIn.path))"),
     ],
@@ -21,11 +21,7 @@ let backlightUsage = Usage(
 func backlightCommand(_ parsed: Arguments) -> Int32 {
     guard parsed.positional.isEmpty else { return fail("backlight: unexpected argument '\(parsed.positional[0])'") }
     let settings: BrightnessSettings
-    do {
-        settings = try Configuration.load(path: parsed.value("config"), overrides: parsed.all("set")).settings.display.brightness
-    } catch {
-        return fail("backlight: \(error)")
-    }
+    do { settings = try serviceConfiguration(parsed).settings.display.brightness } catch { return fail("backlight: \(error)") }
     let sysfs = Sysfs.fromEnvironment()
     let chosen: BacklightDevice
     do {

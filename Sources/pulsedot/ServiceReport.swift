@@ -30,7 +30,7 @@ struct ServiceReport {
         case .png, .none:
             target = .headless(d.outputText)
         case .fbdev:
-            chooseFramebuffer(d.device ?? "/dev/fb0", among: framebuffers, why: nil)
+            chooseFramebuffer(FBDevConfiguration(d).device, among: framebuffers, why: nil)
         case .kms, .auto:
             if let device = d.device, !cards.contains(where: { $0.path == device }) {
                 problem = "the configured card \(device) could not be probed"

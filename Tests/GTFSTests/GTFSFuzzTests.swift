@@ -8,15 +8,11 @@ import XCTest
 final class GTFSFuzzTests: XCTestCase {
     func testCSVAndZipReadersSurviveAMinuteOfFuzzing() throws {
         if TestEnvironment.optedOut("fuzz") { return }
-        let seconds = ProcessInfo.processInfo.environment["PULSEDOT_FUZZ_SECONDS"] ?? "60"
-        let script = TestEnvironment.packageRoot.appendingPathComponent("deploy/fuzz-gtfs").path
-        let result = try runProgram(script, [seconds], timeout: 900)
-        let report = result.stderr.split(separator: "\n").suffix(40).joined(separator: "\n")
-        XCTAssertEqual(result.status, 0, "deploy/fuzz-gtfs \(seconds) failed:\n\(report)")
-        XCTAssertTrue(result.stderr.contains("Done "), "libFuzzer ran to its time limit:\n\(report)")
-        XCTAssertFalse(result.stderr.contains("LeakSanitizer"), report)
-        let runs = result.stderr.split(separator: "\n").first { $0.hasPrefix("stat::number_of_executed_units:") }
-        XCTAssertNotNil(runs, report)
-        print("fuzz-gtfs: \(runs ?? "?") in \(seconds) s")
+        let run = try FuzzRun(script: "fuzz-gtfs")
+        XCTAssertEqual(run.status, 0, "deploy/fuzz-gtfs \(run.seconds) failed:\n\(run.report)")
+        XCTAssertTrue(run.ranToTheEnd, "libFuzzer ran to its time limit:\n\(run.report)")
+        XCTAssertFalse(run.leakReported, run.report)
+        XCTAssertNotNil(run.executedUnits, run.report)
+        print("fuzz-gtfs: \(run.executedUnits ?? "?") in \(run.seconds) s")
     }
 }
