@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "LocationDot", dependencies: ["Raster"]),
         // Web Mercator: geographic points, the projection, the viewport. Pure Swift.
         .target(name: "Geo"),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
         // One frame: the background restored under the dot, the dot painted, damage reported.
         // Pure Swift (no I/O), so it compiles as Embedded Swift with Raster and LocationDot.
         .target(name: "Compositor", dependencies: ["Raster", "LocationDot", "Geo"]),
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "FBDev", dependencies: ["CLinux", "DisplayCore", "JSON", "Raster", "Syscall"]),
         // systemd's notification protocol and the journal's log lines.
         .target(name: "Systemd", dependencies: ["Syscall"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Syscall", "Systemd", "TestSupport"]),
         // Raster map tiles from MBTiles files through SQLite, opened immutable (MBTiles.swift says why).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Tiles", dependencies: ["CSQLite", "Geo", "Syscall"]),
@@ -65,6 +67,7 @@ let package = Package(
 
         // The settings table: configuration file, `--set`, values, errors, docs.
         .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport", "Tiles"]),
         // The backlight through /sys/class/backlight, an IIO light sensor, the level for the moment.
         .target(name: "Backlight", dependencies: ["Config", "Syscall"]),
         .testTarget(name: "BacklightTests", dependencies: ["Backlight", "Config", "Syscall", "TestSupport"]),
@@ -73,22 +76,30 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics", "Syscall", "TestSupport"]),
         // Where positions come from (gpsd, fixed, replay), motion between fixes, the fix's state.
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "Location", "LocationDot", "Syscall", "Systemd"]),
+        .testTarget(name: "PositioningTests", dependencies: ["Config", "Geo", "Location", "LocationDot", "Positioning", "Syscall", "TestSupport"]),
         // What is drawn when: the dot scene over the map, for one canvas.
         .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
+        .testTarget(name: "SceneTests", dependencies: ["Compositor", "Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport", "TileDecode", "Tiles"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport"]),
         // The run loop: one poll over clock, signals, display and source.
         .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
+        .testTarget(name: "DemoTests", dependencies: ["Config", "Demo", "GPSD", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Scene", "TestSupport", "TileDecode", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/arm-check).
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
+        .testTarget(name: "FrameBenchTests", dependencies: ["Compositor", "FrameBench", "Raster"]),
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
+        .testTarget(name: "BenchTests", dependencies: ["Bench", "Compositor", "FrameBench", "Raster", "TestSupport"]),
         // Argument parsing and subcommands only.
         .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
+        // The base of the in-memory displays the tests of Scene, Outputs and Daemon drive.
+        .target(name: "DisplayDoubles", dependencies: ["DisplayCore", "Raster"], path: "Tests/DisplayDoubles"),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "LocationDot", "Raster"]),
@@ -98,7 +109,7 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Location", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "DisplayCore", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "DisplayCore", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FrameBench", "GPSD", "Geo", "Location", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport", "TileDecode", "Tiles"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

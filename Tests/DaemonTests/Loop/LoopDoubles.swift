@@ -1,5 +1,6 @@
 @testable import Daemon
 import DisplayCore
+import DisplayDoubles
 import GPSD
 import Geo
 import Location
@@ -9,12 +10,9 @@ import Syscall
 
 /// An in-memory display with every capability a panel may have: a canvas of its own, presents
 /// counted, hot-plug, blanking, a record of what each frame shows, failures on request.
-final class MemoryDisplay: Display, DisplayHotplug, DisplayBlanking, FrameRecorder {
+final class MemoryDisplay: TestDisplay, DisplayHotplug, DisplayBlanking, FrameRecorder {
     typealias Failure = DisplayFailure
 
-    let canvasWidth: Int
-    let canvasHeight: Int
-    private var own: DisplayCanvas
     private(set) var presents = 0
     private(set) var stamps: [FrameStamp] = []
     private(set) var damages: [Rect] = []
@@ -30,25 +28,16 @@ final class MemoryDisplay: Display, DisplayHotplug, DisplayBlanking, FrameRecord
     var waitPerFrame: Int64 = 0
     /// Runs inside each present (a test spends virtual time there: work the loop measures).
     var onPresent: (() -> Void)?
-    private(set) var presentation = PresentationCount()
 
     init(width: Int = 320, height: Int = 240) {
-        canvasWidth = width
-        canvasHeight = height
-        own = DisplayCanvas(width: width, height: height)
+        super.init(name: "memory \(width)x\(height)", width: width, height: height)
     }
 
-    var displayName: String { "memory \(canvasWidth)x\(canvasHeight)" }
-    var physicalHeight: Int { canvasHeight }
-    var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
-    var scanoutFormat: PixelFormat { .xrgb8888 }
-    var canvas: PixelBuffer { own.buffer() }
-    func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-    func start() { started = true }
-    func close() { closed = true }
-    var hotplug: (any DisplayHotplug)? { self }
-    var blanking: (any DisplayBlanking)? { self }
-    var recorder: (any FrameRecorder)? { self }
+    override func start() { started = true }
+    override func close() { closed = true }
+    override var hotplug: (any DisplayHotplug)? { self }
+    override var blanking: (any DisplayBlanking)? { self }
+    override var recorder: (any FrameRecorder)? { self }
     /// What `blank()` answers; the edges are recorded with the test's clock by the harness.
     var blankOutcome = BlankOutcome.poweredDown
     /// As a KMS card names itself for uevents.
@@ -80,7 +69,7 @@ final class MemoryDisplay: Display, DisplayHotplug, DisplayBlanking, FrameRecord
 
     func stamp(_ frame: FrameStamp) { stamped = frame }
 
-    func present(damage: Rect) throws(DisplayFailure) {
+    override func present(damage: Rect) throws(DisplayFailure) {
         if let failure = failNextPresent {
             failNextPresent = nil
             throw failure

@@ -77,7 +77,7 @@ final class PlaneMapTests: XCTestCase {
             software.add(fix)
             let copiesBefore = display.canvasCopies
             try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
-            software.draw(at: t)
+            _ = software.draw(at: t)
             if display.shown == nil { inCanvas.append(n) } else {
                 XCTAssertEqual(display.canvasCopies, copiesBefore, "frame \(n): the canvas copied while a picture is shown")
             }
@@ -109,7 +109,7 @@ final class PlaneMapTests: XCTestCase {
             driven.view.add(fix)
             software.add(fix)
             try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
-            software.draw(at: t)
+            _ = software.draw(at: t)
         }
         for n in 0..<10 { try frame(n) }
         XCTAssertNotNil(display.shown)

@@ -1,13 +1,11 @@
 import Compositor
 import DisplayCore
+import DisplayDoubles
 import Raster
-import Scene
 
 /// A display composing in memory as a display controller does: the primary plane shows the
 /// canvas's copy or a map picture from its window, the sprite blended over it.
-final class PlanesDisplay: Display, SpritePlane, MapScrollPlane {
-    let canvasWidth: Int, canvasHeight: Int
-    private var own: DisplayCanvas
+final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane {
     let copy: OwnedPixelBuffer
     let sprite = OwnedPixelBuffer(width: 300, height: 300, format: .xrgb8888)
     private(set) var spriteShown: Rect?
@@ -21,33 +19,24 @@ final class PlanesDisplay: Display, SpritePlane, MapScrollPlane {
     var offersScrolling = true
 
     init(width: Int, height: Int, margin: Int) {
-        canvasWidth = width; canvasHeight = height
-        own = DisplayCanvas(width: width, height: height)
         copy = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
         pictures = (0..<2).map { _ in OwnedPixelBuffer(width: width + 2 * margin, height: height + 2 * margin, format: .xrgb8888) }
+        super.init(name: "planes", width: width, height: height)
     }
-    var displayName: String { "planes" }
-    var physicalHeight: Int { canvasHeight }
-    var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
-    var scanoutFormat: PixelFormat { .xrgb8888 }
-    var canvas: PixelBuffer { own.buffer() }
-    func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-    var spritePlane: SpritePlane? { self }
-    func mapScrollPlane(margin: Int) -> MapScrollPlane? { offersScrolling ? self : nil }
-    func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)) }
-    func present(damage: Rect) {
+    override var spritePlane: SpritePlane? { self }
+    override func mapScrollPlane(margin: Int) -> MapScrollPlane? { offersScrolling ? self : nil }
+    override func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)) }
+    override func present(damage: Rect) {
         if next == nil, !damage.isEmpty || shown != nil {
             // Back from a picture, the whole canvas; else what changed.
-            let r = shown != nil ? own.buffer().bounds : damage
-            copy.buffer.copy(r, from: own.buffer())
+            let r = shown != nil ? canvas.bounds : damage
+            copy.buffer.copy(r, from: canvas)
             canvasCopies += 1
         }
         if let n = next, n.index != shown?.index { pictureSwitches += 1 } else if next != nil, next! != shown! { windowMoves += 1 }
         shown = next
         spriteShown = spriteNext
     }
-    var presentation: PresentationCount { PresentationCount() }
-    func close() {}
 
     var spriteWidth: Int { 300 }
     var spriteHeight: Int { 300 }

@@ -1,5 +1,6 @@
 @testable import Config
 import DisplayCore
+import DisplayDoubles
 import Foundation
 @testable import Geo
 import Location
@@ -18,40 +19,29 @@ import XCTest
 final class DrivenDisplayCopyOutTests: XCTestCase {
     /// Two RGB565 screens in turn, each written with the damage of the frames since it was last
     /// shown, as the KMS and framebuffer outputs do; the copy goes through the canvas's route.
-    private final class PanelDisplay: Display {
-        let canvasWidth: Int, canvasHeight: Int
-        private var own: DisplayCanvas
+    private final class PanelDisplay: TestDisplay {
         private var damage: Damage
         let screens: [OwnedPixelBuffer]
         private(set) var front = 0
         private(set) var routed = false
         init(width: Int, height: Int) {
-            canvasWidth = width; canvasHeight = height
-            own = DisplayCanvas(width: width, height: height)
             damage = Damage(bounds: Rect(x: 0, y: 0, width: width, height: height))
             screens = [OwnedPixelBuffer(width: width, height: height, format: .rgb565),
                        OwnedPixelBuffer(width: width, height: height, format: .rgb565)]
+            super.init(name: "panel", width: width, height: height, scanoutFormat: .rgb565)
         }
-        var displayName: String { "panel" }
-        var physicalHeight: Int { canvasHeight }
-        var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
-        var scanoutFormat: PixelFormat { .rgb565 }
-        var canvas: PixelBuffer { own.buffer() }
-        func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-        func route(copyOut copier: CanvasCopier) { own.route(through: copier); routed = true }
-        func start() {
+        override func route(copyOut copier: CanvasCopier) { frame.route(through: copier); routed = true }
+        override func start() {
             let all = Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
-            for s in screens { own.buffer().copyOut(region: all, to: s.buffer, rotation: .r0) }
+            for s in screens { canvas.copyOut(region: all, to: s.buffer, rotation: .r0) }
         }
-        func present(damage rect: Rect) {
+        override func present(damage rect: Rect) {
             damage.add(rect)
             let back = 1 - front
-            own.copyOut(region: damage.union, to: screens[back].buffer, rotation: .r0)
+            frame.copyOut(region: damage.union, to: screens[back].buffer, rotation: .r0)
             damage.endFrame()
             front = back
         }
-        var presentation: PresentationCount { PresentationCount() }
-        func close() {}
     }
 
     private func bytes(_ b: PixelBuffer) -> [UInt8] {

@@ -9,7 +9,7 @@ import XCTest
 /// clock, painter, blending, copy-out — is noticed, and so x86-64 and ARM can be compared.
 ///
 /// To regenerate deliberately (after an intended change to the look; say why in the commit):
-///     PULSEDOT_REGENERATE_GOLDEN=1 swift test --filter DaemonTests.GoldenFrameTests
+///     PULSEDOT_REGENERATE_GOLDEN=1 swift test --filter SceneTests.GoldenFrameTests
 /// The test then fails on purpose, printing the new table; paste it over `golden` below and look at
 /// the frames it wrote (their paths are printed) before committing.
 final class GoldenFrameTests: XCTestCase {
