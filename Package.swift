@@ -2,7 +2,7 @@
 // PulseDot: an iOS-style pulsing "you are here" dot painted straight to DRM/KMS or fbdev.
 // Targets by concern, dependencies pointing one way (README, "Architecture"). No outside Swift
 // packages; Debian C libraries via .systemLibrary. Every module a file imports is listed here
-// directly: ArchitectureTests fails otherwise.
+// directly, and a target under Tests/ lists nothing else: ArchitectureTests fails otherwise.
 import PackageDescription
 
 let package = Package(
@@ -57,12 +57,12 @@ let package = Package(
         // and the compact SQLite index the daemon queries, built off the frame loop.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GTFS", dependencies: ["CZlib", "Syscall"]),
-        .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Syscall", "TestSupport"]),
+        .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TestSupport"]),
         .target(name: "Transit", dependencies: ["CSQLite", "GTFS", "Syscall"]),
-        .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "Syscall", "TestSupport", "Transit"]),
+        .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "TestSupport", "Transit"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),
-        .testTarget(name: "TileMapTests", dependencies: ["Compositor", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "TestSupport", "TileDecode", "TileMap", "Tiles"]),
+        .testTarget(name: "TileMapTests", dependencies: ["Compositor", "Geo", "LocationDot", "PNG", "Raster", "TestSupport", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
-        .target(name: "TestSupport", dependencies: ["Syscall"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The base of the in-memory displays the tests of Scene, Outputs and Daemon drive.
         .target(name: "DisplayDoubles", dependencies: ["DisplayCore", "Raster"], path: "Tests/DisplayDoubles"),
         .testTarget(name: "RasterTests", dependencies: ["Raster"]),
@@ -113,6 +113,6 @@ let package = Package(
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Bench", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Metrics", "Scene", "Positioning", "GPSD", "TileDecode", "Tiles"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Bench", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Metrics", "TileDecode", "Tiles"]),
     ]
 )

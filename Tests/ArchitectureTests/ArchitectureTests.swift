@@ -4,8 +4,9 @@ import XCTest
 
 /// The package's shape as README's "Architecture" states it, checked from the sources: every
 /// project module a file imports is a direct dependency of its target (SwiftPM itself accepts
-/// modules reached through another dependency), dependencies point one way, no target holds more
-/// than a quarter of the code, no file is two ideas long.
+/// modules reached through another dependency), a test target depends on nothing else,
+/// dependencies point one way, no target holds more than a quarter of the code, no file is two
+/// ideas long.
 final class ArchitectureTests: XCTestCase {
     struct Target {
         let name: String
@@ -55,6 +56,20 @@ final class ArchitectureTests: XCTestCase {
                         problems.append("\(file.path.replacingOccurrences(of: TestEnvironment.packageRoot.path + "/", with: "")) imports \(module), which target \(target.name) does not list in Package.swift")
                     }
                 }
+            }
+        }
+        XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
+    }
+
+    /// Under Tests/ the converse holds too: a test target's line in Package.swift then says what
+    /// it tests and with what, and a moved test takes its dependencies with it.
+    func testEveryTestDependencyIsImported() throws {
+        let tests = TestEnvironment.packageRoot.appendingPathComponent("Tests").path + "/"
+        var problems: [String] = []
+        for target in try Self.targets().values where target.path.path.hasPrefix(tests) {
+            let imported = Set(try Self.swiftFiles(in: target.path).flatMap(Self.imports))
+            for module in target.dependencies.subtracting(imported).sorted() {
+                problems.append("\(target.name) lists \(module) in Package.swift, which none of its files imports")
             }
         }
         XCTAssertEqual(problems, [], problems.joined(separator: "\n"))
