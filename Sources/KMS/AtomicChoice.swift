@@ -11,9 +11,8 @@ extension AtomicKMSOutput {
     /// buffers) when the card composes the dot on an overlay: atomic modesetting, a primary plane
     /// and an ARGB8888 overlay for the CRTC, and a TEST_ONLY commit of the whole state with the
     /// sprite partly off the screen accepted. Otherwise `legacy` is left as it was (its card as
-    /// a legacy client) and the reason comes back. `rejectTest` makes the test commit count as
-    /// refused, so the fallback can be tested on a card that would take it.
-    public static func choose(from legacy: KMSOutput, rejectTest: Bool = false,
+    /// a legacy client) and the reason comes back.
+    public static func choose(from legacy: KMSOutput,
                               log: @escaping (String) -> Void = { _ in },
                               clock: @escaping () -> MonotonicInstant = { MonotonicInstant.now() })
         -> Result<AtomicKMSOutput, PlanesRefusal> {
@@ -34,7 +33,7 @@ extension AtomicKMSOutput {
             var planes = try AtomicPlanes.find(card: card, planes: try planeList(card),
                                                connector: legacy.connector, crtc: legacy.crtc)
             planes.writeback = AtomicPlanes.writeback(card: card, for: legacy.crtc)
-            return .success(try build(legacy: legacy, card: card, planes: planes, rejectTest: rejectTest, log: log, clock: clock))
+            return .success(try build(legacy: legacy, card: card, planes: planes, log: log, clock: clock))
         } catch {
             card.disableAtomic()
             return .failure(error)
@@ -46,7 +45,7 @@ extension AtomicKMSOutput {
         do { return try card.planes() } catch { throw PlanesRefusal("\(error)") }
     }
 
-    private static func build(legacy: KMSOutput, card: AtomicCard, planes chosen: AtomicPlanes, rejectTest: Bool,
+    private static func build(legacy: KMSOutput, card: AtomicCard, planes chosen: AtomicPlanes,
                               log: @escaping (String) -> Void, clock: @escaping () -> MonotonicInstant) throws(PlanesRefusal) -> AtomicKMSOutput {
         let mode = legacy.mode
         // A cursor plane shows a buffer of the cursor's size (64×64 where the driver does not say).
@@ -73,9 +72,6 @@ extension AtomicKMSOutput {
         }
         var planes = chosen
         func test() throws(SyscallError) {
-            if rejectTest {
-                throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC (test only)", object: "\(card.path): refused on request (PULSEDOT_TEST_REJECT_PLANES)", errno: EINVAL)
-            }
             var request = AtomicRequest()
             let probe = SpriteState(framebuffer: sprites[0].framebuffer, x: -spriteSize.0 / 4, y: -spriteSize.1 / 4,
                                     width: spriteSize.0, height: spriteSize.1)
@@ -87,7 +83,7 @@ extension AtomicKMSOutput {
             do throws(SyscallError) { try test() } catch {
                 // A writeback connector that cannot share the CRTC (vc4's is a CRTC of its own):
                 // the dot's plane without it, screenshots then drawn in software.
-                guard planes.writeback != nil, !rejectTest else { throw error }
+                guard planes.writeback != nil else { throw error }
                 planes.writeback = nil
                 try test()
             }

@@ -72,8 +72,7 @@ public final class DisplayOpener {
     private func composed(_ legacy: KMSOutput) -> any Display {
         let asked = settings.composition
         if asked == .software { return legacy }
-        let reject = getenv("PULSEDOT_TEST_REJECT_PLANES").map { String(cString: $0) == "1" } ?? false
-        switch AtomicKMSOutput.choose(from: legacy, rejectTest: reject, log: { [log] in log.info($0) }) {
+        switch AtomicKMSOutput.choose(from: legacy, log: { [log] in log.info($0) }) {
         case .success(let atomic):
             sayComposition("composition = \(asked.rawValue): \(atomic.name) composes the dot on a hardware plane (atomic KMS)")
             return atomic

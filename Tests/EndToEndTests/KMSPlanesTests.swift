@@ -185,7 +185,9 @@ final class KMSPlanesTests: XCTestCase {
     }
 
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
-        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles() + Self.tilePanFiles())
+        let shim = try TestEnvironment.temporaryDirectory("refuse-test-commits")
+        defer { try? FileManager.default.removeItem(at: shim) }
+        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles() + Self.tilePanFiles() + [RefusedTestCommits.file(in: shim)])
         defer { vm.shutdown() }
         XCTAssertFalse(vm.serialLog.contains("PULSEDOT-INSMOD-FAILED"), vm.serialLog)
         let parameters = try vm.run("cat /sys/module/vkms/parameters/enable_overlay /sys/module/drm_kms_helper/parameters/fbdev_emulation; ls /dev/fb0")
@@ -244,11 +246,13 @@ final class KMSPlanesTests: XCTestCase {
         XCTAssertEqual(restored.status, 0, restored.output)
         for p in try planes(vm) { XCTAssertEqual(p.int("FB_ID"), 0, "after console-restore: plane \(p.id) \(p.values)") }
 
-        // The test commit refused on request: software composition, said once, no overlay used.
-        let pid = try vm.spawn("PULSEDOT_TEST_REJECT_PLANES=1 pulsedot show --set display.composition=planes --x 100.3 --y 200.7 --at 1.2")
+        // Every test commit refused (RefusedTestCommits, as a driver refusing the state):
+        // software composition, said once, no overlay used.
+        let pid = try vm.spawn("LD_PRELOAD=\(RefusedTestCommits.guestPath) pulsedot show --set display.composition=planes --x 100.3 --y 200.7 --at 1.2")
         let said = try vm.waitForOutput(pid, containing: "still frame at clock 1.2 s", timeout: 90)
         XCTAssertEqual(said.components(separatedBy: "using software composition").count - 1, 1, said)
         XCTAssertTrue(said.contains("composition = planes: /dev/dri/card0 (vkms) Virtual-1: the test commit with the dot on overlay plane"), said)
+        XCTAssertTrue(said.contains("DRM_IOCTL_MODE_ATOMIC (test only) /dev/dri/card0: Invalid argument"), said)
         let fallback = try planes(vm)
         XCTAssertNotEqual(fallback.first { $0.type == "primary" }?.int("FB_ID"), 0)
         for o in fallback where o.type != "primary" { XCTAssertEqual(o.int("FB_ID"), 0, "plane \(o.id): \(o.values)") }

@@ -20,9 +20,9 @@ final class AtomicOutputTests: XCTestCase {
         }
     }
 
-    private func refusal(_ card: FakeAtomicCard, rejectTest: Bool = false, _ configuration: KMSConfiguration = KMSConfiguration()) throws -> (String, KMSOutput) {
+    private func refusal(_ card: FakeAtomicCard, _ configuration: KMSConfiguration = KMSConfiguration()) throws -> (String, KMSOutput) {
         let output = try legacy(card, configuration)
-        switch AtomicKMSOutput.choose(from: output, rejectTest: rejectTest) {
+        switch AtomicKMSOutput.choose(from: output) {
         case .success: XCTFail("the planes output was chosen"); return ("", output)
         case .failure(let refusal): return (refusal.description, output)
         }
@@ -79,11 +79,6 @@ final class AtomicOutputTests: XCTestCase {
         XCTAssertTrue(refused.blobs.isEmpty)
         try output.start()
         output.close()
-
-        let forced = FakeAtomicCard.withOverlay()
-        XCTAssertEqual(try refusal(forced, rejectTest: true).0,
-                       "the test commit with the dot on overlay plane 21 was refused: DRM_IOCTL_MODE_ATOMIC (test only) /dev/dri/card0: refused on request (PULSEDOT_TEST_REJECT_PLANES): Invalid argument (errno 22)")
-        XCTAssertTrue(forced.commits.isEmpty, "forced: the driver is not asked")
 
         let straight = FakeAtomicCard.withOverlay(blend: ["None", "Coverage"])
         XCTAssertEqual(try refusal(straight).0, "overlay plane 21 cannot blend premultiplied pixels (enum None, Coverage)")
