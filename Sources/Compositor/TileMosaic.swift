@@ -14,19 +14,20 @@ public final class TileMosaic {
     /// Cells across and down: enough for any view offset (a canvas never touches more tiles).
     public let columns: Int
     public let rows: Int
-    private let shift: Int
+    let shift: Int
     /// Row-major, `columns`×`rows`: a pointer block made once (an array here would cost an
     /// exclusivity check on every access of the restore loop).
-    private let cells: UnsafeMutablePointer<UnsafeRawPointer?>
+    let cells: UnsafeMutablePointer<UnsafeRawPointer?>
     /// The map pixel at the canvas's top-left corner.
     public private(set) var offset = (x: 0, y: 0)
     /// The tile (in the map's tile columns and rows) under the canvas's top-left corner: cell (0, 0).
     public private(set) var firstTile = (column: 0, row: 0)
     /// Asked for by an RGB565 panel's copy-out: the slots' owner is to keep RGB565 copies.
     public private(set) var wantsNarrowed = false
-    /// Where the slots' RGB565 copies are, once kept: a slot's copy is at `narrowedBase` plus
-    /// half the slot's distance from `pixelsBase` (two bytes a pixel for four).
-    private(set) var narrowedSlots: (pixelsBase: UnsafeRawPointer, narrowedBase: UnsafeRawPointer)?
+    /// Whether the slots' owner gives every cell its tile's RGB565 copy too (`useNarrowed`).
+    public private(set) var hasNarrowed = false
+    /// Each cell's RGB565 copy, as `cells` (nil: none, or the colour), once `hasNarrowed`.
+    let narrowedCells: UnsafeMutablePointer<UnsafeRawPointer?>
     /// The colour narrowed, for cells without a tile.
     let narrowedColor: UInt16
 
@@ -48,21 +49,22 @@ public final class TileMosaic {
         rows = (canvasHeight + tileSize - 1) / tileSize + 1
         cells = .allocate(capacity: columns * rows)
         cells.initialize(repeating: nil, count: columns * rows)
+        narrowedCells = .allocate(capacity: columns * rows)
+        narrowedCells.initialize(repeating: nil, count: columns * rows)
         narrowedColor = Self.narrow(color)
     }
 
-    deinit { cells.deallocate() }
+    deinit {
+        cells.deallocate()
+        narrowedCells.deallocate()
+    }
 
     /// Asks the slots' owner for RGB565 copies of the tiles (an RGB565 panel is being driven).
     public func requestNarrowed() { wantsNarrowed = true }
 
-    /// Every slot a cell may point at has an RGB565 copy from now on, laid out as the slots are.
-    public func useNarrowed(pixelsBase: UnsafeRawPointer, narrowedBase: UnsafeRawPointer) {
-        narrowedSlots = (pixelsBase, narrowedBase)
-    }
-
-    /// Whether `copyOutNarrowed` can copy the map from RGB565 copies.
-    public var hasNarrowed: Bool { narrowedSlots != nil }
+    /// From now on the slots' owner passes every tile's RGB565 copy to `setTile` (and sets the
+    /// cells already filled again), so `copyOutNarrowed` can copy the map from the copies.
+    public func useNarrowed() { hasNarrowed = true }
 
     /// Shows the map from `(x, y)` (the map pixel at the canvas's top-left; negative where a map
     /// smaller than the canvas is centred). Returns whether the view moved; when it crossed onto
@@ -76,6 +78,7 @@ public final class TileMosaic {
         if first != firstTile {
             firstTile = first
             cells.update(repeating: nil, count: columns * rows)
+            narrowedCells.update(repeating: nil, count: columns * rows)
         }
         return true
     }
@@ -90,13 +93,17 @@ public final class TileMosaic {
         return (column, row, ((x + canvasWidth - 1) >> shift) - column + 1, ((y + canvasHeight - 1) >> shift) - row + 1)
     }
 
-    /// Puts `pixels` (a slot's first byte; nil: the colour) at map tile (`column`, `row`). Returns
-    /// the canvas rectangle that tile covers (empty when it is not in view), for the renderer's damage.
+    /// Puts `pixels` (a slot's first byte; nil: the colour) at map tile (`column`, `row`), with
+    /// its RGB565 copy `narrowed` (rows `tileSize`·2 bytes apart) once `useNarrowed` was called.
+    /// Returns the canvas rectangle that tile covers (empty when it is not in view), for the
+    /// renderer's damage.
     @discardableResult
-    public func setTile(column: Int, row: Int, pixels: UnsafeRawPointer?) -> Rect {
+    public func setTile(column: Int, row: Int, pixels: UnsafeRawPointer?, narrowed: UnsafeRawPointer? = nil) -> Rect {
         let i = column - firstTile.column, j = row - firstTile.row
         guard i >= 0, i < columns, j >= 0, j < rows else { return .empty }
+        precondition(pixels == nil || !hasNarrowed || narrowed != nil, "a tile without its RGB565 copy after useNarrowed")
         cells[j * columns + i] = pixels
+        narrowedCells[j * columns + i] = narrowed
         return tileRect(column: column, row: row)
     }
 
@@ -107,12 +114,6 @@ public final class TileMosaic {
         return cells[j * columns + i]
     }
 
-    /// The slot under canvas pixel (x, y) (nil: the colour).
-    @inline(__always)
-    func tile(atCanvasX x: Int, y: Int) -> UnsafeRawPointer? {
-        cells[(((offset.y + y) >> shift) - firstTile.row) * columns + ((offset.x + x) >> shift) - firstTile.column]
-    }
-
     /// Where map tile (`column`, `row`) lies on the canvas, clipped to it.
     public func tileRect(column: Int, row: Int) -> Rect {
         Rect(x: (column << shift) - offset.x, y: (row << shift) - offset.y, width: tileSize, height: tileSize)
@@ -120,41 +121,38 @@ public final class TileMosaic {
     }
 
     /// Writes the map under `rect` (clipped to the canvas) into `canvas`, row by row from the
-    /// slots; cells without a tile get the colour. Walks the rectangle cell by cell, so each
-    /// cell is looked up once and its rows are plain copies.
+    /// slots; cells without a tile get the colour.
     public func restore(_ rect: Rect, into canvas: PixelBuffer) {
         let r = rect.intersection(canvas.bounds).intersection(Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight))
         if r.isEmpty { return }
         let paint = SolidPaint(color)
-        let mask = tileSize - 1, tileStride = tileSize * 4
-        var y = r.y
-        while y < r.maxY {
-            let mapY = offset.y + y
-            let rowInTile = mapY & mask
-            let yEnd = min(r.maxY, y + tileSize - rowInTile)
-            let cellRow = cells + ((mapY >> shift) - firstTile.row) * columns
-            var x = r.x
-            while x < r.maxX {
-                let mapX = offset.x + x
-                let columnInTile = mapX & mask
-                let xEnd = min(r.maxX, x + tileSize - columnInTile)
-                if let slot = cellRow[(mapX >> shift) - firstTile.column] {
-                    var from = slot + rowInTile * tileStride + columnInTile * 4
-                    var to = canvas.row(y) + x * 4
-                    let bytes = (xEnd - x) * 4
-                    for _ in y..<yEnd {
-                        to.copyMemory(from: from, byteCount: bytes)
-                        from += tileStride
-                        to += canvas.stride
-                    }
-                } else {
-                    for row in y..<yEnd {
-                        Blend.fillSpan(canvas.row(row).assumingMemoryBound(to: UInt32.self), x, xEnd, paint)
-                    }
+        copyCells(r, cells, bytesPerPixel: 4, into: canvas) { row, x, end in
+            Blend.fillSpan(canvas.row(row).assumingMemoryBound(to: UInt32.self), x, end, paint)
+        }
+    }
+
+    /// Copies what `cells` (the tiles, or their RGB565 copies: `bytesPerPixel`, rows
+    /// `tileSize`·`bytesPerPixel` bytes apart) hold under `r` (inside the canvas) into `target`,
+    /// walking it tile by tile, so each cell is looked up once and its rows are plain copies;
+    /// `colour(row, x, end)` fills a row's span where a cell has no tile.
+    @inline(__always)
+    func copyCells(_ r: Rect, _ cells: UnsafeMutablePointer<UnsafeRawPointer?>, bytesPerPixel bpp: Int, into target: PixelBuffer,
+                   colour: (Int, Int, Int) -> Void) {
+        let tileStride = tileSize * bpp
+        forEachTileRun(mapX: offset.x + r.x, mapY: offset.y + r.y, width: r.width, height: r.height, shift: shift) { run in
+            let x = r.x + run.x, y = r.y + run.y
+            if let cell = cells[(run.row - firstTile.row) * columns + run.column - firstTile.column] {
+                var from = cell + run.rowInTile * tileStride + run.columnInTile * bpp
+                var to = target.row(y) + x * bpp
+                let bytes = run.width * bpp
+                for _ in 0..<run.height {
+                    to.copyMemory(from: from, byteCount: bytes)
+                    from += tileStride
+                    to += target.stride
                 }
-                x = xEnd
+            } else {
+                for row in y..<(y + run.height) { colour(row, x, x + run.width) }
             }
-            y = yEnd
         }
     }
 }

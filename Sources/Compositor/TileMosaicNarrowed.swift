@@ -23,38 +23,12 @@ extension TileMosaic {
         return r
     }
 
-    /// The map under `rect` (inside the canvas) into `target`, from the tiles' RGB565 copies, cell
-    /// by cell as `restore` walks them; cells without a tile get the colour.
+    /// The map under `rect` (inside the canvas) into `target`, from the tiles' RGB565 copies;
+    /// cells without a tile get the colour.
     func copyNarrowed(_ rect: Rect, to target: PixelBuffer) {
-        guard rect.width > 0, rect.height > 0, let slots = narrowedSlots else { return }
-        let mask = tileSize - 1, tileStride = tileSize * 2
-        var y = rect.y
-        while y < rect.maxY {
-            let mapY = offset.y + y
-            let rowInTile = mapY & mask
-            let yEnd = min(rect.maxY, y + tileSize - rowInTile)
-            var x = rect.x
-            while x < rect.maxX {
-                let mapX = offset.x + x
-                let columnInTile = mapX & mask
-                let xEnd = min(rect.maxX, x + tileSize - columnInTile)
-                if let slot = tile(atCanvasX: x, y: y) {
-                    var from = slots.narrowedBase + (slot - slots.pixelsBase) / 2 + rowInTile * tileStride + columnInTile * 2
-                    var to = target.row(y) + x * 2
-                    let bytes = (xEnd - x) * 2
-                    for _ in y..<yEnd {
-                        to.copyMemory(from: from, byteCount: bytes)
-                        from += tileStride
-                        to += target.stride
-                    }
-                } else {
-                    for row in y..<yEnd {
-                        (target.row(row).assumingMemoryBound(to: UInt16.self) + x).update(repeating: narrowedColor, count: xEnd - x)
-                    }
-                }
-                x = xEnd
-            }
-            y = yEnd
+        guard hasNarrowed, rect.width > 0, rect.height > 0 else { return }
+        copyCells(rect, narrowedCells, bytesPerPixel: 2, into: target) { row, x, end in
+            (target.row(row).assumingMemoryBound(to: UInt16.self) + x).update(repeating: narrowedColor, count: end - x)
         }
     }
 

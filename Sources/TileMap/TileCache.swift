@@ -46,7 +46,6 @@ final class TileCache {
         narrowedStorage?.deallocate()
     }
 
-    var pixelsBase: UnsafeRawPointer { UnsafeRawPointer(storage) }
     var narrowedByteCount: Int { narrowedStorage == nil ? 0 : tileSize * tileSize * 2 * slotCount }
 
     /// Keeps an RGB565 copy of every slot from now on: allocated once, the tiles already there
@@ -82,6 +81,12 @@ final class TileCache {
     func shownPixels(of id: TileID) -> UnsafeRawPointer? {
         guard let s = index[id], states[s] == .ready(blank: false) else { return nil }
         return UnsafeRawPointer(storage + s * slotBytes)
+    }
+
+    /// The RGB565 copy of what `shownPixels(of:)` gives for `id`, when copies are kept.
+    func shownNarrowed(of id: TileID) -> UnsafeRawPointer? {
+        guard shownPixels(of: id) != nil, let s = index[id], let n = narrowed(s) else { return nil }
+        return UnsafeRawPointer(n.base)
     }
 
     /// Marks `slot` as just used: the last to be given up.

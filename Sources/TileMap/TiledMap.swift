@@ -146,8 +146,9 @@ public final class TiledMap {
     /// to an RGB565 panel where the canvas shows the map.
     private func keepNarrowed() {
         cache.keepNarrowed()
-        guard let n = cache.narrowedStorage else { return }
-        mosaic.useNarrowed(pixelsBase: cache.pixelsBase, narrowedBase: UnsafeRawPointer(n))
+        guard cache.narrowedStorage != nil else { return }
+        mosaic.useNarrowed()
+        fillCells()
         notes.append("map \(tileSet.path): RGB565 copies of the cached tiles for the panel (\(cache.narrowedByteCount >> 20) MiB more)")
     }
 
@@ -179,7 +180,7 @@ public final class TiledMap {
             if !d.blank, pictureTiles?.contains(column: column, row: row) == true { pictureOutdated = true }
             if mosaic.tile(column: column, row: row) == nil, !d.blank, isInView(column: column, row: row) {
                 cache.touch(d.slot)
-                damage = damage.union(mosaic.setTile(column: column, row: row, pixels: cache.shownPixels(of: d.id)))
+                damage = damage.union(mosaic.setTile(column: column, row: row, pixels: cache.shownPixels(of: d.id), narrowed: cache.shownNarrowed(of: d.id)))
             }
         }
         pump()
@@ -300,7 +301,7 @@ public final class TiledMap {
                 guard inMap(column: column, row: row) else { continue }
                 let tile = id(column: column, row: row)
                 if let s = cache.slot(of: tile) { cache.touch(s) }
-                mosaic.setTile(column: column, row: row, pixels: cache.shownPixels(of: tile))
+                mosaic.setTile(column: column, row: row, pixels: cache.shownPixels(of: tile), narrowed: cache.shownNarrowed(of: tile))
             }
         }
     }

@@ -23,30 +23,25 @@ extension TiledMap: MapPicturePainter {
         }
         let bpp = picture.format.bytesPerPixel
         let narrowed = picture.format == .rgb565 && cache.narrowedStorage != nil
-        for row in tiles.row..<(tiles.row + tiles.rows) {
-            let top = max(row << shift, originY), bottom = min((row + 1) << shift, originY + height)
-            for column in tiles.column..<(tiles.column + tiles.columns) {
-                let left = max(column << shift, originX), right = min((column + 1) << shift, originX + width)
-                let place = Rect(x: left - originX, y: top - originY, width: right - left, height: bottom - top)
-                let id = TileID(z: zoom, x: firstColumn + column, y: firstRow + row)
-                let inMap = column >= 0 && column < columns && row >= 0 && row < rows
-                guard inMap, cache.shownPixels(of: id) != nil, let slot = cache.slot(of: id) else {
-                    picture.fill(place, with: mosaic.color)
-                    continue
-                }
-                let x = left - (column << shift), y = top - (row << shift)
-                let into = PixelBuffer(base: picture.row(place.y) + place.x * bpp, width: place.width, height: place.height,
-                                       stride: picture.stride, format: picture.format)
-                if narrowed, let n = cache.narrowed(slot) {
-                    let from = PixelBuffer(base: n.row(y) + x * 2, width: place.width, height: place.height,
-                                           stride: n.stride, format: .rgb565)
-                    into.copy(into.bounds, from: from)
-                } else {
-                    let p = cache.pixels(slot)
-                    let from = PixelBuffer(base: p.row(y) + x * 4, width: place.width, height: place.height,
-                                           stride: p.stride, format: .xrgb8888)
-                    from.copyOut(region: from.bounds, to: into, rotation: .r0)
-                }
+        forEachTileRun(mapX: originX, mapY: originY, width: width, height: height, shift: shift) { run in
+            let place = Rect(x: run.x, y: run.y, width: run.width, height: run.height)
+            let id = TileID(z: zoom, x: firstColumn + run.column, y: firstRow + run.row)
+            let inMap = run.column >= 0 && run.column < columns && run.row >= 0 && run.row < rows
+            guard inMap, cache.shownPixels(of: id) != nil, let slot = cache.slot(of: id) else {
+                picture.fill(place, with: mosaic.color)
+                return
+            }
+            let into = PixelBuffer(base: picture.row(place.y) + place.x * bpp, width: place.width, height: place.height,
+                                   stride: picture.stride, format: picture.format)
+            if narrowed, let n = cache.narrowed(slot) {
+                let from = PixelBuffer(base: n.row(run.rowInTile) + run.columnInTile * 2, width: place.width, height: place.height,
+                                       stride: n.stride, format: .rgb565)
+                into.copy(into.bounds, from: from)
+            } else {
+                let p = cache.pixels(slot)
+                let from = PixelBuffer(base: p.row(run.rowInTile) + run.columnInTile * 4, width: place.width, height: place.height,
+                                       stride: p.stride, format: .xrgb8888)
+                from.copyOut(region: from.bounds, to: into, rotation: .r0)
             }
         }
     }
