@@ -11,6 +11,15 @@ public struct Trip: Sendable {
         /// 0xRRGGBB, when the feed gives one.
         public let color: Int?
         public let textColor: Int?
+
+        public init(routeID: String, shortName: String?, longName: String?, type: Int, color: Int?, textColor: Int?) {
+            self.routeID = routeID
+            self.shortName = shortName
+            self.longName = longName
+            self.type = type
+            self.color = color
+            self.textColor = textColor
+        }
     }
 
     public struct Stop: Equatable, Sendable {
@@ -43,6 +52,13 @@ public struct Trip: Sendable {
         public let headway: Int
         /// exact_times = 1: runs leave exactly at start + k × headway.
         public let exactTimes: Bool
+
+        public init(start: Int, end: Int, headway: Int, exactTimes: Bool) {
+            self.start = start
+            self.end = end
+            self.headway = headway
+            self.exactTimes = exactTimes
+        }
     }
 
     public let tripID: String
