@@ -14,6 +14,9 @@ extension TransitIndex {
         public let runs: Bool
         /// The instant asked about, in the day's seconds (as stop_times writes them).
         public let seconds: Int
+
+        /// `2019-06-16`.
+        public var dateText: String { CivilDay.text(date) }
     }
 
     /// Whether `serviceRow`'s calendar (calendar.txt's weekdays and range, calendar_dates.txt's
@@ -55,12 +58,12 @@ extension TransitIndex {
         var best: TripDay?
         var bestGap = Int.max
         var day = CivilDay.day(fromDate: today)
-        for back in 0...daysBack {
+        for _ in 0...daysBack {
             let date = CivilDay.date(fromDay: day)
             let origin = zone.serviceDayOrigin(date)
             let seconds = Int(instant - origin)
-            // A day that has not begun yet (just after midnight, before its noon-minus-12-h) is skipped.
-            if back == 0 || seconds >= 0, try runs(trip, onServiceDay: date) {
+            // Today's seconds may be negative: on the autumn change its origin is 01:00 local.
+            if try runs(trip, onServiceDay: date) {
                 let gap = seconds < first ? first - seconds : (seconds > last ? seconds - last : 0)
                 if gap < bestGap {
                     bestGap = gap

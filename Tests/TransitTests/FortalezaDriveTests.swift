@@ -75,6 +75,7 @@ final class FortalezaDriveTests: XCTestCase {
             XCTAssertEqual(outcome.arrivals.map { $0.stop }, p.trip.stops.indices.filter { !bypassed.contains($0) }, id)
             XCTAssertEqual(outcome.nextStops.last!, nil, id)
             XCTAssertLessThanOrEqual(outcome.backwards, 40, id)
+            print("\(id): detour \(Int(detour.from))-\(Int(detour.to)) m, \(detour.side > 0 ? "left" : "right"), \(offFixes) fixes 200 m off, passed \(outcome.passed)")
         }
         XCTAssertGreaterThanOrEqual(tried, 2)
     }

@@ -49,8 +49,11 @@ struct SyntheticDrive {
 
     /// The point `d` metres along, moved `left` metres to the left of the direction of travel.
     func position(at d: Double, left: Double = 0) -> (lat: Double, lon: Double) {
-        var i = 0
-        while i < points.count - 2 && cumulative[i + 1] < d { i += 1 }
+        var i = 0, high = points.count - 2
+        while i < high {
+            let middle = (i + high) / 2
+            if cumulative[middle + 1] < d { i = middle + 1 } else { high = middle }
+        }
         let span = cumulative[i + 1] - cumulative[i]
         let t = span > 0 ? min(max((d - cumulative[i]) / span, 0), 1) : 0
         let a = points[i], b = points[i + 1]
@@ -61,13 +64,16 @@ struct SyntheticDrive {
         return (lat + east * left / mLat, lon - north * left / mLon)
     }
 
-    /// Metres from a position to the nearest point of the whole line (a sample of every 5 m).
+    /// Metres from a position to the nearest point of the whole line (each segment flattened at the position).
     func clearance(_ p: (lat: Double, lon: Double)) -> Double {
+        let mLat = 111_320.0, mLon = 111_320.0 * cos(p.lat * .pi / 180)
         var best = Double.infinity
-        var d = 0.0
-        while d <= length {
-            best = min(best, Self.meters(p, position(at: d)))
-            d += 5
+        for i in 0..<(points.count - 1) {
+            let ax = (points[i].lon - p.lon) * mLon, ay = (points[i].lat - p.lat) * mLat
+            let bx = (points[i + 1].lon - p.lon) * mLon, by = (points[i + 1].lat - p.lat) * mLat
+            let dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy
+            let t = l2 > 0 ? min(max(-(ax * dx + ay * dy) / l2, 0), 1) : 0
+            best = min(best, hypot(ax + t * dx, ay + t * dy))
         }
         return best
     }
