@@ -116,7 +116,8 @@ public struct RouteProgress: Sendable {
                     events.append(offRoute ? .offRoute : .backOnRoute)
                 }
             }
-            // The first fix near the line is taken at once: there is no state yet to protect.
+            // Only a fix near the line, on route, moves the vehicle on; the very first needs no
+            // confirmation, as there is no state yet to protect.
             if on && !offRoute {
                 distance = projection.distance
                 lastOnRoute = fix.time
