@@ -8,6 +8,12 @@ public enum TransitError: Error, CustomStringConvertible {
     case database(path: String, doing: String, message: String)
     case system(SyscallError)
     case noSpace(directory: String, needed: Int64, available: Int64)
+    /// A `trip = TRIP_ID[@HH:MM:SS]` setting that is not one, or names no run of the trip.
+    case tripChoice(text: String, message: String)
+    /// A trip_id the index does not hold.
+    case noSuchTrip(path: String, tripID: String)
+    /// An agency_timezone that names no readable zone.
+    case timeZone(name: String, message: String)
 
     public var description: String {
         switch self {
@@ -16,6 +22,9 @@ public enum TransitError: Error, CustomStringConvertible {
         case .system(let error): return error.description
         case .noSpace(let directory, let needed, let available):
             return "\(directory): not enough free space to import the feed: \(Self.megabytes(needed)) needed, \(Self.megabytes(available)) free"
+        case .tripChoice(let text, let message): return GTFSError.oneLine("trip '\(text)': \(message)")
+        case .noSuchTrip(let path, let tripID): return GTFSError.oneLine("\(path): no trip '\(tripID)' in the feed's trips.txt")
+        case .timeZone(let name, let message): return GTFSError.oneLine("time zone '\(name)' (agency_timezone): \(message)")
         }
     }
 

@@ -38,7 +38,7 @@ public final class TransitIndex {
 
     public let path: String
     public let feedHash: String
-    private let database: IndexDatabase
+    let database: IndexDatabase
 
     /// The page cache of a reader, in KiB: the daemon's queries touch a few pages each.
     static let readerCacheKiB = 2048
@@ -66,13 +66,6 @@ public final class TransitIndex {
         let rows = try database.prepare("SELECT name, timezone FROM agency ORDER BY id")
         while try rows.step() { agencies.append(Agency(name: rows.text(0) ?? "", timezone: rows.text(1) ?? "")) }
         func count(_ sql: String) throws(TransitError) -> Int { Int(try database.integer(sql) ?? 0) }
-        // Added dates count as service; removed ones never extend it.
-        let first = try database.integer("""
-            SELECT min(d) FROM (SELECT min(start_date) AS d FROM calendar UNION ALL SELECT min(date) FROM calendar_dates WHERE exception_type = 1)
-            """)
-        let last = try database.integer("""
-            SELECT max(d) FROM (SELECT max(end_date) AS d FROM calendar UNION ALL SELECT max(date) FROM calendar_dates WHERE exception_type = 1)
-            """)
         return Info(
             agencies: agencies,
             routes: try count("SELECT count(*) FROM routes"),
@@ -83,7 +76,7 @@ public final class TransitIndex {
             shapes: try count("SELECT count(*) FROM shapes"),
             shapePoints: try count("SELECT count(*) FROM shape_points"),
             frequencies: try count("SELECT count(*) FROM frequencies"),
-            service: first.flatMap { f in last.map { ServicePeriod(first: Int(f), last: Int($0)) } },
+            service: try servicePeriod(),
             skipped: try count("SELECT value FROM meta WHERE key = 'skipped'"))
     }
 

@@ -27,8 +27,8 @@ let transitImportUsage = Usage(
 let transitInfoUsage = Usage(
     command: "transit info", summary: "print what a transit index holds: agency, routes, trips, service period",
     operands: [.init(name: "INDEX", summary: "an index written by `pulsedot transit import`")],
-    options: [],
-    notes: "Exit 0 with the summary; 1 when the file is not a transit index.")
+    options: [.valued("trip", "TRIP_ID[@HH:MM:SS]", "also the trip the setting `trip` would take: route, destination, stops, whether it runs today")],
+    notes: "Exit 0 with the summary; 1 when the file is not a transit index or names no such trip.")
 
 let transitCacheDirectory = "/var/cache/pulsedot/transit"
 
@@ -75,7 +75,9 @@ func transitInfoCommand(_ parsed: Arguments) -> Int32 {
     }
     do {
         let index = try TransitIndex(path: parsed.positional[0])
-        print("index: \(index.path) (\(sizeText(index.path)))\nfeed sha256: \(index.feedHash)\n" + describe(try index.info()), terminator: "")
+        var text = "index: \(index.path) (\(sizeText(index.path)))\nfeed sha256: \(index.feedHash)\n" + describe(try index.info())
+        if let choice = parsed.value("trip") { text += try describe(try index.trip(TripChoice.parse(choice)), in: index) }
+        print(text, terminator: "")
         return 0
     } catch {
         return failed("transit info: \(error)")
@@ -100,6 +102,25 @@ private func describe(_ info: TransitIndex.Info) -> String {
         text += "service: no day in calendar.txt or calendar_dates.txt\n"
     }
     text += "rows skipped: \(info.skipped)\n"
+    return text
+}
+
+/// The trip as the daemon would show it, and whether its calendar has it on today's service day
+/// in the agency's zone (it is shown either way; this is what check-config warns about).
+private func describe(_ trip: Trip, in index: TransitIndex) throws(TransitError) -> String {
+    func clock(_ seconds: Int?) -> String { seconds.map { TripChoice.clock($0) } ?? "no time" }
+    let route = [trip.route.shortName, trip.route.longName].compactMap { $0 }.joined(separator: " – ")
+    var text = "trip: \(trip.tripID)\(trip.runStart.map { "@" + TripChoice.clock($0) } ?? "") (route \(route))\n"
+    text += "destination: \(trip.destination)\n"
+    if let first = trip.stops.first, let last = trip.stops.last {
+        text += "stops: \(trip.stops.count), first \(first.stopID) \(first.name) \(clock(first.departure)), "
+        text += "last \(last.stopID) \(last.name) \(clock(last.arrival))\n"
+    }
+    let placement = trip.placement == .shapeDistTraveled ? "stops by shape_dist_traveled" : "stops matched to it in order"
+    text += "line: \(trip.shapeID ?? "from stop to stop"), \(Int(trip.line.length.rounded())) m, \(placement)\n"
+    let zone = try TimeZoneRules.load(trip.timeZone)
+    let day = try index.serviceDay(of: trip, at: Int64(WallClock.now()), in: zone)
+    text += "runs today: \(day.runs ? "yes" : "no") (service day \(day.dateText) in \(trip.timeZone))\n"
     return text
 }
 

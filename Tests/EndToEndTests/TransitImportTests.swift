@@ -97,7 +97,7 @@ final class TransitImportTests: XCTestCase {
     func testEverySubcommandAnswersHelp() throws {
         for (args, first) in [(["transit", "--help"], "usage: pulsedot transit [import|info]"),
                               (["transit", "import", "-h"], "usage: pulsedot transit import [FEED] [--out FILE] [--cache DIR]"),
-                              (["transit", "info", "--help"], "usage: pulsedot transit info [INDEX]")] {
+                              (["transit", "info", "--help"], "usage: pulsedot transit info [INDEX] [--trip TRIP_ID[@HH:MM:SS]]")] {
             let run = try pulsedot(args)
             XCTAssertEqual(run.status, 0, "\(args): \(run.stderr)")
             XCTAssertEqual(run.stderr, "")
