@@ -14,7 +14,7 @@ import Syscall
 /// buffers; the test commit) → draw the first frame → `start()` (modeset commit) → per frame:
 /// paint the sprite, `showSprite`/`hideSprite`, draw the canvas, `present(damage:)`; on events
 /// `handleEvents()` → `close()` (the overlay off, the console's CRTC back).
-public final class AtomicKMSOutput: HotplugOutput, BlankingOutput, SpritePlane {
+public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
     public let card: AtomicCard
     public let connector: ConnectorInfo
     public let crtc: CrtcInfo
@@ -74,15 +74,9 @@ public final class AtomicKMSOutput: HotplugOutput, BlankingOutput, SpritePlane {
     var primarySwitchPending = false
 
     public var name: String { "\(card.path) (\(card.driver)) \(connector.name)" }
-    public var displayName: String { "\(name) \(mode)" }
     public var canvasWidth: Int { shadow.width }
     public var canvasHeight: Int { shadow.height }
-    public var physicalHeight: Int { mode.height }
-    public var modeDescription: String { mode.description }
-    public var scanoutFormat: PixelFormat { format }
-    public var hotplug: (any DisplayHotplug)? { self }
     public var hotplugDevice: String { card.path }
-    public var blanking: (any DisplayBlanking)? { self }
     public var canvas: PixelBuffer { shadow.buffer() }
     public var spritePlane: SpritePlane? { self }
     public var spriteBuffer: PixelBuffer { turnedSprite?.buffer ?? sprites[spriteDrawing].pixels }
@@ -236,16 +230,10 @@ public final class AtomicKMSOutput: HotplugOutput, BlankingOutput, SpritePlane {
 
     public func checkConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "AtomicKMSOutput.recheckConnector before start() or after close()")
-        let now: ConnectorState
-        do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
-        if now.state == .disconnected {
-            unplugged = true
-            return .disconnected
-        }
-        guard now.linkBad || unplugged else { return .connected }
-        // The monitor there now may be another: its own timings for the mode driven, if it has it.
-        guard let same = now.modes.first(where: { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }) else {
-            return .modeGone
+        let same: DisplayMode
+        switch try ConnectorRecheck.look(at: connector, on: card, driving: mode, unplugged: &unplugged) {
+        case .settled(let check): return check
+        case .setAgain(let mode): same = mode
         }
         finishPendingCommit()
         do {

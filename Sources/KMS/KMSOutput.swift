@@ -12,7 +12,7 @@ import Syscall
 /// strategy) → per frame: draw, `present(damage:)`; when `pollDescriptor` is readable,
 /// `handleEvents()` → `close()` on every exit path (lets a flip in flight finish, restores the saved
 /// CRTC: the console).
-public final class KMSOutput: HotplugOutput, BlankingOutput {
+public final class KMSOutput {
     public let card: DRMCard
     public let connector: ConnectorInfo
     public let crtc: CrtcInfo
@@ -230,16 +230,11 @@ public final class KMSOutput: HotplugOutput, BlankingOutput {
     /// and the caller presents the whole canvas.
     public func checkConnector() throws(KMSError) -> ConnectorCheck {
         precondition(started && !closed, "KMSOutput.recheckConnector before start() or after close()")
-        let now: ConnectorState
-        do { now = try card.connectorState(connector.id) } catch { throw KMSError.classify(error, device: card.path) }
-        if now.state == .disconnected {
-            unplugged = true
-            return .disconnected
+        let same: DisplayMode
+        switch try ConnectorRecheck.look(at: connector, on: card, driving: mode, unplugged: &unplugged) {
+        case .settled(let check): return check
+        case .setAgain(let mode): same = mode
         }
-        guard now.linkBad || unplugged else { return .connected }
-        // The monitor there now may be another: its own timings for the mode driven, if it has it.
-        let same = now.modes.first { $0.width == mode.width && $0.height == mode.height && $0.refreshMilliHz == mode.refreshMilliHz }
-        guard let same else { return .modeGone }
         finishPendingFlip()
         do {
             try card.setCrtc(crtc.id, framebuffer: buffers[front].framebuffer, connector: connector.id, mode: same)
