@@ -1,3 +1,4 @@
+import DisplayDoubles
 import FBDev
 import Glibc
 import Raster
@@ -5,7 +6,7 @@ import Syscall
 import XCTest
 
 /// Drawing and checking helpers shared by the framebuffer tests.
-enum Scene {
+enum Scene: PanelScene {
     static func make(_ fb: MemoryFramebuffer, _ configuration: FBDevConfiguration = FBDevConfiguration(),
                      log: @escaping (String) -> Void = { _ in }) throws -> FBDevOutput {
         try FBDevOutput(device: fb, configuration: configuration, log: log, clock: { [unowned fb] in fb.time })
@@ -32,21 +33,6 @@ enum Scene {
     /// A distinct colour per pixel and frame, with the top byte 0 (so a forced alpha shows).
     static func pattern(_ frame: Int) -> (Int, Int) -> UInt32 {
         { x, y in UInt32(truncatingIfNeeded: (frame &* 0x9E37) ^ (y << 8) ^ (x &* 7)) & 0x00FF_FFFF | 0x0080_0000 }
-    }
-
-    static func logical(_ canvas: PixelBuffer, _ x: Int, _ y: Int) -> UInt32 {
-        canvas.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
-    }
-
-    /// kms.md's convention, written out independently: with 90°, logical (x, y) on an H×W canvas
-    /// lands on physical (W−1−y, x) of the W×H panel.
-    static func physical(_ rotation: Rotation, x: Int, y: Int, panelWidth w: Int, panelHeight h: Int) -> (Int, Int) {
-        switch rotation {
-        case .r0: return (x, y)
-        case .r90: return (w - 1 - y, x)
-        case .r180: return (w - 1 - x, h - 1 - y)
-        case .r270: return (y, h - 1 - x)
-        }
     }
 
     /// What a framebuffer of `layout` must hold for shadow pixel `v` (0x00RRGGBB), from the layout's

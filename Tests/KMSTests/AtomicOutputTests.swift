@@ -88,18 +88,13 @@ final class AtomicOutputTests: XCTestCase {
     func testTheMapIsCopiedThroughTheRoutedCopyOut() throws {
         let card = FakeAtomicCard.withOverlay()
         let output = try chosen(card)
-        var regions: [Rect] = []
-        let canvas = output.canvas
-        output.route(copyOut: CanvasCopier { region, target, rotation in
-            regions.append(region)
-            return canvas.copyOut(region: region, to: target, rotation: rotation)
-        })
+        let copies = Scene.recordCopyOut(of: output)
         Scene.fill(output.canvas, output.canvas.bounds) { _, _ in Scene.background }
         try output.start()
         Scene.fill(output.canvas, Rect(x: 2, y: 3, width: 6, height: 5)) { _, _ in 0x0000_FF00 }
         try output.present(damage: Rect(x: 2, y: 3, width: 6, height: 5))
         try output.handleEvents()
-        XCTAssertEqual(regions, [Rect(x: 2, y: 3, width: 6, height: 5)])
+        XCTAssertEqual(copies.regions, [Rect(x: 2, y: 3, width: 6, height: 5)])
         XCTAssertEqual(card.screen(4, 5), 0x0000_FF00)
         output.close()
     }

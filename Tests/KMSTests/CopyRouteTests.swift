@@ -11,12 +11,7 @@ final class CopyRouteTests: XCTestCase {
             let card = FakeCard.simple()
             card.resourcesValue.planes[0].formats = [FourCC.xrgb8888, FourCC.rgb565]
             let output = try Scene.make(card, KMSConfiguration(format: .rgb565, update: update))
-            var regions: [Rect] = []
-            let canvas = output.canvas
-            output.route(copyOut: CanvasCopier { region, target, rotation in
-                regions.append(region)
-                return canvas.copyOut(region: region, to: target, rotation: rotation)
-            })
+            let copies = Scene.recordCopyOut(of: output)
             Scene.fill(output.canvas, output.canvas.bounds) { _, _ in Scene.background }
             try output.start()
             for frame in 1...4 {
@@ -25,9 +20,9 @@ final class CopyRouteTests: XCTestCase {
                 try output.present(damage: square)
                 if update == .flip { try output.handleEvents() }
                 Scene.assertPanelShowsCanvas(card, output, "\(update) frame \(frame)")
-                XCTAssertEqual(regions.last.map { $0.intersection(square) == square }, true, "\(update) frame \(frame): \(regions)")
+                XCTAssertEqual(copies.regions.last.map { $0.intersection(square) == square }, true, "\(update) frame \(frame): \(copies.regions)")
             }
-            XCTAssertEqual(regions.count, 4, "\(update): one routed copy per frame")
+            XCTAssertEqual(copies.regions.count, 4, "\(update): one routed copy per frame")
         }
     }
 }

@@ -1,9 +1,11 @@
+import DisplayDoubles
+import DisplayCore
 import KMS
 import Raster
 import XCTest
 
 /// Drawing and checking helpers shared by the output tests.
-enum Scene {
+enum Scene: PanelScene {
     static let background: UInt32 = 0x0020_3040
 
     static func make(_ card: FakeCard, _ configuration: KMSConfiguration = KMSConfiguration(),
@@ -20,24 +22,23 @@ enum Scene {
         }
     }
 
+    /// The regions an output's copy-out was asked for, in order.
+    final class CopyRecord { var regions: [Rect] = [] }
+
+    /// Routes `output`'s copy-out through the canvas's own, recording each region.
+    static func recordCopyOut(of output: any Display) -> CopyRecord {
+        let record = CopyRecord()
+        let canvas = output.canvas
+        output.route(copyOut: CanvasCopier { region, target, rotation in
+            record.regions.append(region)
+            return canvas.copyOut(region: region, to: target, rotation: rotation)
+        })
+        return record
+    }
+
     /// A distinct colour per pixel and frame, so a pixel from the wrong place or frame shows.
     static func pattern(_ frame: Int) -> (Int, Int) -> UInt32 {
         { x, y in UInt32(truncatingIfNeeded: (frame &* 0x9E37) ^ (y << 8) ^ x) & 0x00FF_FFFF | 0x0080_0000 }
-    }
-
-    static func logical(_ canvas: PixelBuffer, _ x: Int, _ y: Int) -> UInt32 {
-        canvas.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
-    }
-
-    /// kms.md's convention, written out independently of Raster: with 90°, logical (x, y) on an
-    /// H×W canvas lands on physical (W−1−y, x) of the W×H panel.
-    static func physical(_ rotation: Rotation, x: Int, y: Int, panelWidth w: Int, panelHeight h: Int) -> (Int, Int) {
-        switch rotation {
-        case .r0: return (x, y)
-        case .r90: return (w - 1 - y, x)
-        case .r180: return (w - 1 - x, h - 1 - y)
-        case .r270: return (y, h - 1 - x)
-        }
     }
 
     /// look.md's narrowing: r5 = (r·31 + 127) / 255, g6 = (g·63 + 127) / 255.
