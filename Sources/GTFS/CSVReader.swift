@@ -74,8 +74,7 @@ public final class CSVReader {
                     try emit(&invalidColumn)
                     state = .fieldStart
                 case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                    if byte == UInt8(ascii: "\r") { try skipLineFeed() }
-                    nextLine += 1
+                    try endLine(byte)
                     if state == .fieldStart && fields.isEmpty {
                         line = nextLine
                         continue
@@ -115,8 +114,7 @@ public final class CSVReader {
                     try emit(&invalidColumn)
                     state = .fieldStart
                 case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                    if byte == UInt8(ascii: "\r") { try skipLineFeed() }
-                    nextLine += 1
+                    try endLine(byte)
                     try emit(&invalidColumn)
                     return try finish(problem, invalidColumn)
                 default:
@@ -176,8 +174,10 @@ public final class CSVReader {
     }
 
     /// After a CR: a following LF belongs to the same line break.
-    private func skipLineFeed() throws(GTFSError) {
-        if try peekLineFeed() { position += 1 }
+    /// Past a line's end (LF, CR or CRLF: `byte` was its first byte).
+    private func endLine(_ byte: UInt8) throws(GTFSError) {
+        if byte == UInt8(ascii: "\r"), try peekLineFeed() { position += 1 }
+        nextLine += 1
     }
 
     private func peekLineFeed() throws(GTFSError) -> Bool {
