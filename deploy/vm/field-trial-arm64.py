@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The boots of deploy/field-trial-arm64 (which prepares WORK: root.ext4, initrd.img).
+"""The boots of deploy/vm/field-trial-arm64 (which prepares WORK: root.ext4, initrd.img).
 
     field-trial-arm64.py WORK KERNEL
 
