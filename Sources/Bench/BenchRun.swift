@@ -20,7 +20,7 @@ public final class BenchRun {
     /// Whether each frame's hash is computed (off: `--no-hash`, for counting runs, where the hash
     /// would cost far more than the frame it checks).
     public let hashing: Bool
-    /// The first frame that runs through `counted`, the marker `deploy/bench-guard` counts
+    /// The first frame that runs through `counted`, the marker `deploy/bench/bench-guard` counts
     /// between (`--count-from`); frames before it warm the caches and the map.
     public let countFrom: Int
     /// The scene's name in the report.
@@ -84,7 +84,7 @@ public final class BenchRun {
     @inline(never)
     public func counted(_ n: Int) -> (touched: Int, copied: Int) { step(n) }
 
-    /// One frame (`BenchFrames.step` or `BenchDrive.step`): the unit `deploy/bench-callgrind` counts.
+    /// One frame (`BenchFrames.step` or `BenchDrive.step`): the unit `deploy/bench/bench-callgrind` counts.
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
         if let drive { return drive.step(n) }

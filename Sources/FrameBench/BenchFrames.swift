@@ -8,7 +8,7 @@ import Raster
 /// copy the damage into one of two scan-out buffers in turn (written, never read), over a
 /// textured map in RAM. Nothing is carried from one frame to the next but what the daemon carries
 /// (the canvas, last frame's damage). Pure Swift: `pulsedot bench` runs it on the host and
-/// `deploy/arm-check` compiles the same file as Embedded Swift for ARM.
+/// `deploy/embedded/arm-check` compiles the same file as Embedded Swift for ARM.
 ///
 /// `step` is one frame and nothing else (no hashing, no clock). It never allocates.
 public final class BenchFrames {

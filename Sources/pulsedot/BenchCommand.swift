@@ -20,7 +20,7 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("write-city", "PATH", "only write the made-up city the drive scene drives through, as an MBTiles file, and stop"),
     .valued("city-tiles", "COLUMNSxROWS", "the city's size in zoom-17 tiles (default 72x60: 4,320 tiles)"),
     .valued("composition", "software|planes", "the dot painted into the frame, or as its own picture for a display plane, the frame holding the map alone (default software)"),
-    .valued("count-from", "N", "frames from N on run through the step callgrind's --toggle-collect counts (deploy/bench-guard; default: none)"),
+    .valued("count-from", "N", "frames from N on run through the step callgrind's --toggle-collect counts (deploy/bench/bench-guard; default: none)"),
     .flag("no-hash", "skip each frame's hash (counting runs: the hash costs more than the frame)"),
     .flag("json", "the report as one JSON object"),
     .flag("verify", "render every frame again the plain way and compare; exit 2 when any differs"),

@@ -61,9 +61,9 @@ final class ConfigDocumentTests: XCTestCase {
         """
 
     func testShippedConffileKeepsItsBytesAndMeansTheDefaults() throws {
-        let shipped = try read("deploy/pulsedot.conf")
+        let shipped = try read("deploy/package/pulsedot.conf")
         XCTAssertEqual(shipped, Self.shippedFile,
-                       "deploy/pulsedot.conf changed: dpkg would ask about it on every board that edited it; put the change in the manual page or a drop-in")
+                       "deploy/package/pulsedot.conf changed: dpkg would ask about it on every board that edited it; put the change in the manual page or a drop-in")
         XCTAssertEqual(Array(shipped.utf8).count, 677)
         let c = try Configuration.parse(shipped, file: "/etc/pulsedot/pulsedot.conf")
         XCTAssertTrue(c.settings.origins.isEmpty, "the shipped file sets nothing")

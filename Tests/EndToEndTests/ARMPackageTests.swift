@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `deploy/build-deb --arch arm64|armhf`: installable packages of the Embedded build, made on
+/// `deploy/package/build-deb --arch arm64|armhf`: installable packages of the Embedded build, made on
 /// this x86-64 machine (for the architectures `EmbeddedBinaries.tested` names). The control
 /// file names the architecture; the program inside is one static, stripped ELF for that machine
 /// (nothing for dpkg-shlibdeps, so no library in Depends) whose `--version` is the package's.
@@ -17,7 +17,7 @@ final class ARMPackageTests: XCTestCase {
         let dir = try TestEnvironment.temporaryDirectory("arm-deb")
         defer { try? FileManager.default.removeItem(at: dir) }
         let version = try PackagingFixture.packageVersion
-        let script = TestEnvironment.packageRoot.appendingPathComponent("deploy/build-deb").path
+        let script = TestEnvironment.packageRoot.appendingPathComponent("deploy/package/build-deb").path
         for arch in EmbeddedBinaries.tested {
             let binary = try EmbeddedBinaries.binary(arch)
             let made = try runProgram(script, ["--arch", arch.rawValue, "--binary", binary, "--out", dir.path], timeout: 300)

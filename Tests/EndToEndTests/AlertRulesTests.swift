@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The alert rules a fleet's Prometheus loads (deploy/prometheus/pulsedot.rules.yml, the same
+/// The alert rules a fleet's Prometheus loads (deploy/package/prometheus/pulsedot.rules.yml, the same
 /// text docs/operations.md shows operators), checked by Prometheus's own tool: `promtool check
 /// rules` for the syntax, `promtool test rules` with the scenarios committed beside them for when
 /// each one fires — and, so those scenarios cannot pass whatever the rules say, each clause they
 /// rely on taken out in turn must make them fail.
 final class AlertRulesTests: XCTestCase {
-    private static let folder = TestEnvironment.packageRoot.appendingPathComponent("deploy/prometheus")
+    private static let folder = TestEnvironment.packageRoot.appendingPathComponent("deploy/package/prometheus")
     private static let rulesFile = folder.appendingPathComponent("pulsedot.rules.yml")
     private static let scenariosFile = folder.appendingPathComponent("pulsedot.rules.test.yml")
 
@@ -29,7 +29,7 @@ final class AlertRulesTests: XCTestCase {
             throw TestFailure("docs/operations.md has no ```yaml block between <!-- rules:begin --> and <!-- rules:end -->")
         }
         XCTAssertEqual(String(doc[begin.upperBound..<end.lowerBound]), try rules(),
-                       "docs/operations.md must show deploy/prometheus/pulsedot.rules.yml as it is")
+                       "docs/operations.md must show deploy/package/prometheus/pulsedot.rules.yml as it is")
     }
 
     func testTheRulesPassPromtoolsCheck() throws {

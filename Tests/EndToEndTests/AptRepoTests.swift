@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `deploy/build-apt-repo` judged by apt itself, on this machine, with apt's state in a scratch
+/// `deploy/package/build-apt-repo` judged by apt itself, on this machine, with apt's state in a scratch
 /// folder: the repository it signs is accepted with `signed-by=` its public key and offers every
 /// version for every architecture; signed by another key, or altered after signing, apt refuses
 /// it. The packages are small ones made here: the script must not care what they hold (the field
@@ -38,7 +38,7 @@ final class AptRepoTests: XCTestCase {
         return out
     }
 
-    /// Runs deploy/build-apt-repo with a throwaway key; the repository folder and the keyring.
+    /// Runs deploy/package/build-apt-repo with a throwaway key; the repository folder and the keyring.
     private func publish(_ name: String, _ debs: [String], expect status: Int32 = 0) throws -> (repo: URL, key: URL, stderr: String) {
         let repo = dir.appendingPathComponent(name), key = dir.appendingPathComponent("\(name)-key.gpg")
         let tmp = dir.appendingPathComponent("\(name)-tmp")

@@ -39,7 +39,7 @@ final class BenchCommandTests: XCTestCase {
         try assertVerified(["--scene", "static", "--scale", "1.5", "--frames", "190", "--width", "97", "--height", "61"])
     }
 
-    /// Turned panels: the portrait vehicle panel of deploy/examples (800x480 RGB565 at 90°), and
+    /// Turned panels: the portrait vehicle panel of deploy/package/examples (800x480 RGB565 at 90°), and
     /// every turn in both formats while the view pans (the whole frame copied out turned).
     func testTurnedPanelsMatchTheReferencePainter() throws {
         try assertVerified(["--scene", "moving", "--format", "rgb565", "--width", "800", "--height", "480", "--rotation", "90",

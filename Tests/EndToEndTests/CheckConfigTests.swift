@@ -124,7 +124,7 @@ final class CheckConfigTests: XCTestCase {
     /// The shipped examples are real configurations: each passes, and what it sets shows. The
     /// tiled one passes with its map installed, and says that the map is missing without it.
     func testDeployExamplesPass() throws {
-        let examples = TestEnvironment.packageRoot.appendingPathComponent("deploy/examples")
+        let examples = TestEnvironment.packageRoot.appendingPathComponent("deploy/package/examples")
         let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".conf") }.sorted()
         XCTAssertEqual(names, ["bus-1280x800-tiles.conf", "headless-testbed.conf", "stop-kiosk-1920x1080.conf",
                                "vehicle-800x480-portrait.conf"])
@@ -159,7 +159,7 @@ final class CheckConfigTests: XCTestCase {
     }
 
     func testShippedFileAndKeyTableComeFromTheBinary() throws {
-        let shipped = try checkConfig([TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf").path])
+        let shipped = try checkConfig([TestEnvironment.packageRoot.appendingPathComponent("deploy/package/pulsedot.conf").path])
         XCTAssertEqual(shipped.status, 0, shipped.stderr)
         XCTAssertTrue(shipped.stdout.contains("# 0 keys differ from the defaults"), shipped.stdout)
 

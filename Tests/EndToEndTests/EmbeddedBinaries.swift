@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The Embedded builds of the whole daemon (`deploy/build-embedded`), made once per test run and
+/// The Embedded builds of the whole daemon (`deploy/embedded/build-embedded`), made once per test run and
 /// per architecture, and how each runs here: the ARM ones under qemu-user, on CPUs that trap on
 /// what the build must not use (NEON on armhf).
 enum EmbeddedBinaries {
@@ -55,11 +55,11 @@ enum EmbeddedBinaries {
             built[arch] = .success(earlier)
             return earlier
         }
-        let script = TestEnvironment.packageRoot.appendingPathComponent("deploy/build-embedded").path
+        let script = TestEnvironment.packageRoot.appendingPathComponent("deploy/embedded/build-embedded").path
         let run = try runProgram(script, ["--arch", arch.rawValue], timeout: 1500)
         let path = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let result: Result<String, TestFailure> = run.status == 0 && FileManager.default.isExecutableFile(atPath: path)
-            ? .success(path) : .failure(TestFailure("deploy/build-embedded --arch \(arch.rawValue) failed (\(run.status)):\n\(run.stderr)"))
+            ? .success(path) : .failure(TestFailure("deploy/embedded/build-embedded --arch \(arch.rawValue) failed (\(run.status)):\n\(run.stderr)"))
         built[arch] = result
         return try result.get()
     }

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// The whole daemon built as Embedded Swift for armhf (and arm64 with
-/// `PULSEDOT_EMBEDDED_ARCHES=arm64,armhf`; `deploy/build-embedded`), run under qemu-user, against
+/// `PULSEDOT_EMBEDDED_ARCHES=arm64,armhf`; `deploy/embedded/build-embedded`), run under qemu-user, against
 /// the x86-64 build the other tests run: the same bytes from `render`,
 /// `demo` (a replayed drive over tiles, every frame and `frames.jsonl`) and `check-config`, and a
 /// replayed `run` to PNG frames that draws the same positions and stops cleanly.

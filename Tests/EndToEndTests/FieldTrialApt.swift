@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 
 /// Scenario 11: PulseDot rolled out with apt as a fleet does it (docs/operations.md). The signed
-/// repository of `deploy/build-apt-repo` arrives on a second disk plugged into the running kiosk
+/// repository of `deploy/package/build-apt-repo` arrives on a second disk plugged into the running kiosk
 /// and is named with `signed-by=` (no `[trusted=yes]`, no network); one revision is installed by
 /// its number, the next one upgrades it over an edited main file and a drop-in with the fleet's
 /// dpkg options, then it is removed and purged. It runs last: it takes away the package the image

@@ -3,8 +3,8 @@ import TestSupport
 
 /// The fleet's apt repository for the field trial's apt scenario, made on the host while the
 /// kiosk boots and drives: PulseDot at two Debian revisions of the same program
-/// (`deploy/build-deb --revision 1` and `2`) for amd64 and for every ARM architecture whose
-/// Embedded program this run has already built, published by `deploy/build-apt-repo` with a
+/// (`deploy/package/build-deb --revision 1` and `2`) for amd64 and for every ARM architecture whose
+/// Embedded program this run has already built, published by `deploy/package/build-apt-repo` with a
 /// throwaway key, in an ext4 image the guest mounts read-only.
 struct FleetRepository {
     static let label = "pulsedot-repo"
@@ -49,9 +49,9 @@ struct FleetRepository {
                 var args = ["--binary", binary, "--out", debs.path, "--revision", revision,
                             "--changes", "Field trial: revision \(revision) of the same program, for the apt upgrade scenario."]
                 if arch != "amd64" { args += ["--arch", arch] }
-                let r = try runProgram(root + "/deploy/build-deb", args, timeout: 300)
+                let r = try runProgram(root + "/deploy/package/build-deb", args, timeout: 300)
                 guard r.status == 0, let deb = r.stdout.split(separator: "\n").last.map(String.init) else {
-                    throw TestFailure("deploy/build-deb \(args.joined(separator: " ")) failed (\(r.status)): \(r.stderr.suffix(2000))")
+                    throw TestFailure("deploy/package/build-deb \(args.joined(separator: " ")) failed (\(r.status)): \(r.stderr.suffix(2000))")
                 }
                 if revision == "1" { try prependEarlierLine(deb, scratch: dir.appendingPathComponent("unpacked-\(arch)")) }
                 made.append(deb)
@@ -59,9 +59,9 @@ struct FleetRepository {
         }
         let repo = dir.appendingPathComponent("repo")
         let key = dir.appendingPathComponent("fleet.gpg")
-        let published = try runProgram(root + "/deploy/build-apt-repo",
+        let published = try runProgram(root + "/deploy/package/build-apt-repo",
                                        ["--out", repo.path, "--public-key", key.path, "--throwaway-key"] + made, timeout: 120)
-        guard published.status == 0 else { throw TestFailure("deploy/build-apt-repo failed (\(published.status)): \(published.stderr)") }
+        guard published.status == 0 else { throw TestFailure("deploy/package/build-apt-repo failed (\(published.status)): \(published.stderr)") }
         let first = try field(made[0], "Version"), second = try field(made[1], "Version")
         let upstream = String(first.prefix { $0 != "-" })
         try checkIndex(repo, versions: [first, second], architectures: binaries.map(\.arch))

@@ -3,11 +3,11 @@ import Glibc
 import PNG
 import TestSupport
 
-/// The virtual kiosk of the field trial: the Debian 12 image from deploy/build-vm-image (systemd,
+/// The virtual kiosk of the field trial: the Debian 12 image from deploy/vm/build-vm-image (systemd,
 /// gpsd, PulseDot from its own .deb) booted under QEMU (TCG) with the bochs display. Three UARTs:
 /// ttyS0 the console (a log file), ttyS1 the GPS receiver (the test writes NMEA into its socket),
 /// ttyS2 the image's test agent, which runs shell commands and answers in base64 lines. QMP gives
-/// the screendumps. The kernel and its cache are the QEMU harness's (deploy/fetch-test-kernel).
+/// the screendumps. The kernel and its cache are the QEMU harness's (deploy/vm/fetch-test-kernel).
 final class FieldTrialMachine {
     struct Image {
         let directory: String
@@ -27,7 +27,7 @@ final class FieldTrialMachine {
 
     // MARK: The image
 
-    /// Packages the binary under test (`deploy/build-deb`, reproducible, so an unchanged binary
+    /// Packages the binary under test (`deploy/package/build-deb`, reproducible, so an unchanged binary
     /// reuses the cached image) and builds or reuses the image with `overlay` on top.
     static func prepareImage(overlay: URL) throws -> Image {
         let root = TestEnvironment.packageRoot.path
@@ -35,15 +35,15 @@ final class FieldTrialMachine {
         let work = try TestEnvironment.temporaryDirectory("field-deb")
         defer { try? FileManager.default.removeItem(at: work) }
         let reproducible = ["SOURCE_DATE_EPOCH": "1700000000"]
-        let deb = try runProgram(root + "/deploy/build-deb", ["--binary", binary, "--out", work.path],
+        let deb = try runProgram(root + "/deploy/package/build-deb", ["--binary", binary, "--out", work.path],
                                  environment: reproducible, timeout: 300)
         guard deb.status == 0, let debPath = deb.stdout.split(separator: "\n").last.map(String.init) else {
-            throw TestFailure("deploy/build-deb --binary \(binary) failed (the field trial needs the release binary that deploy/test builds, static Swift runtime): \(deb.stderr)")
+            throw TestFailure("deploy/package/build-deb --binary \(binary) failed (the field trial needs the release binary that deploy/test builds, static Swift runtime): \(deb.stderr)")
         }
         // The first build runs mmdebstrap (one to three minutes); later ones take seconds.
-        let image = try runProgram(root + "/deploy/build-vm-image", ["--deb", debPath, "--overlay", overlay.path], timeout: 1200)
+        let image = try runProgram(root + "/deploy/vm/build-vm-image", ["--deb", debPath, "--overlay", overlay.path], timeout: 1200)
         guard image.status == 0, let dir = image.stdout.split(separator: "\n").last.map(String.init) else {
-            throw TestFailure("deploy/build-vm-image failed (status \(image.status)):\n\(image.stderr.suffix(4000))")
+            throw TestFailure("deploy/vm/build-vm-image failed (status \(image.status)):\n\(image.stderr.suffix(4000))")
         }
         func read(_ name: String) throws -> String {
             try String(contentsOfFile: dir + "/" + name, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)

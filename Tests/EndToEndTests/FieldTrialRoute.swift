@@ -149,7 +149,7 @@ struct FieldRoute {
         """
     }
 
-    /// The overlay for deploy/build-vm-image: the configuration and the map.
+    /// The overlay for deploy/vm/build-vm-image: the configuration and the map.
     func writeOverlay(to dir: URL, color: String, staleAfter: Int) throws {
         let etc = dir.appendingPathComponent("etc/pulsedot")
         try FileManager.default.createDirectory(at: etc, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import XCTest
 ///
 /// A dynamically linked program (the normal build): memcheck's preload library takes the place of
 /// glibc's `malloc` and reports `total heap usage: N allocs`. A static program (the Embedded build,
-/// `deploy/build-embedded`) has no dynamic loader to put that library in: memcheck counts 0 there,
+/// `deploy/embedded/build-embedded`) has no dynamic loader to put that library in: memcheck counts 0 there,
 /// every allocation unseen. Callgrind needs no preload, and counts the calls made to glibc's
 /// allocating entry points linked into the program: the same question, asked of the same code.
 enum HeapCount {

@@ -6,7 +6,7 @@ import TestSupport
 import XCTest
 
 /// The dot on an overlay plane through atomic KMS, on vkms (the kernel's virtual KMS driver, built
-/// by deploy/fetch-vkms, loaded with its overlays and without fbdev emulation, so nothing of the
+/// by deploy/vm/fetch-vkms, loaded with its overlays and without fbdev emulation, so nothing of the
 /// kernel's own turns planes off behind the daemon's back): one boot for every check. What the
 /// planes hold is read by a second client (`pulsedot probe --json`) while `show` runs and after
 /// it has gone.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Debian's own policy checker on the packages `deploy/build-deb` makes: the dynamic package of
+/// Debian's own policy checker on the packages `deploy/package/build-deb` makes: the dynamic package of
 /// this machine, a Debian revision of it, and the static Embedded packages the run builds
 /// (`EmbeddedBinaries.tested`), each with `lintian --fail-on error,warning`. Overrides must all
 /// be used: one that matches nothing hides nothing today and would hide a real problem tomorrow.
@@ -88,7 +88,7 @@ final class LintianTests: XCTestCase {
             for source in sources {
                 let name = String(source.prefix { $0 != " " })
                 guard let files = Self.copyrightFiles[name] else {
-                    XCTFail("\(arch): \(name) is linked into the program but its licence is not stated in deploy/debian/copyright.static")
+                    XCTFail("\(arch): \(name) is linked into the program but its licence is not stated in deploy/package/debian/copyright.static")
                     continue
                 }
                 XCTAssertNotNil(copyright.license(ofFiles: files), "\(arch): no Files: \(files) paragraph for \(name)")
@@ -105,13 +105,13 @@ final class LintianTests: XCTestCase {
         "libdrm": "libdrm/*", "brotli": "brotli/*",
     ]
 
-    /// "source (= version)" of every library deploy/build-embedded links for `arch`, read from its
+    /// "source (= version)" of every library deploy/embedded/build-embedded links for `arch`, read from its
     /// link line (so a library added there and forgotten by build-deb fails here), plus the C
     /// library and libgcc every static link brings.
     private func linkedSources(_ arch: EmbeddedBinaries.Arch) throws -> [String] {
-        let script = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/build-embedded"), encoding: .utf8)
+        let script = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/embedded/build-embedded"), encoding: .utf8)
         guard let link = script.split(separator: "\n").first(where: { $0.contains("-ldrm") }) else {
-            throw TestFailure("deploy/build-embedded has no link line with -ldrm")
+            throw TestFailure("deploy/embedded/build-embedded has no link line with -ldrm")
         }
         var names = link.split(separator: " ").filter { $0.hasPrefix("-l") }.map { "lib" + $0.dropFirst(2) + ".a" }
         names.append("libc.a")

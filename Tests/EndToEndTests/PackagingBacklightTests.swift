@@ -10,7 +10,7 @@ final class PackagingBacklightTests: XCTestCase {
     func testTheUdevRuleGivesTheServicesGroupTheBrightness() throws {
         let pkg = try PackagingFixture.package()
         let rule = try String(contentsOf: pkg.root.appendingPathComponent("usr/lib/udev/rules.d/60-pulsedot-backlight.rules"), encoding: .utf8)
-        XCTAssertEqual(rule, try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/udev/60-pulsedot-backlight.rules"),
+        XCTAssertEqual(rule, try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/udev/60-pulsedot-backlight.rules"),
                                         encoding: .utf8))
         let unit = try UnitFile(contentsOf: pkg.root.appendingPathComponent("lib/systemd/system/pulsedot.service"))
         let group = try XCTUnwrap(unit.value("Group"))
@@ -27,7 +27,7 @@ final class PackagingBacklightTests: XCTestCase {
     }
 
     func testPostinstTriggersUdevAfterTheGroupExists() throws {
-        let postinst = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/debian/postinst"), encoding: .utf8)
+        let postinst = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/debian/postinst"), encoding: .utf8)
         let users = try XCTUnwrap(postinst.range(of: "systemd-sysusers pulsedot.conf"))
         let guarded = try XCTUnwrap(postinst.range(of: "if [ -d /run/udev ] && command -v udevadm >/dev/null 2>&1; then"), postinst)
         let trigger = try XCTUnwrap(postinst.range(of: "udevadm trigger --subsystem-match=backlight --action=add || true"), postinst)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `deploy/build-deb` makes a real Debian package: named for the version the program carries and
+/// `deploy/package/build-deb` makes a real Debian package: named for the version the program carries and
 /// this machine's architecture, with computed dependencies, the configuration as a conffile,
 /// maintainer scripts that create the user and enable the unit, every file where the unit
 /// looks for it, the licence, changelog and documentation policy asks for, and newer revisions
@@ -43,7 +43,7 @@ final class PackagingDebTests: XCTestCase {
         let depends = try XCTUnwrap(fields["Depends"]).split(separator: ",").map {
             String($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
-        // The Embedded build (deploy/build-embedded) is one static program: dpkg-shlibdeps finds
+        // The Embedded build (deploy/embedded/build-embedded) is one static program: dpkg-shlibdeps finds
         // no library in it, and the package must then name none.
         let program = try PackagingFixture.package().root.appendingPathComponent("usr/bin/pulsedot").path
         let headers = try PackagingFixture.run("/usr/bin/readelf", ["-l", program])
@@ -68,7 +68,7 @@ final class PackagingDebTests: XCTestCase {
         try PackagingFixture.check(conffiles, "dpkg-deb -I conffiles")
         XCTAssertEqual(conffiles.stdout, "/etc/pulsedot/pulsedot.conf\n")
         let installed = try String(contentsOf: pkg.root.appendingPathComponent("etc/pulsedot/pulsedot.conf"), encoding: .utf8)
-        let shipped = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf"), encoding: .utf8)
+        let shipped = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/pulsedot.conf"), encoding: .utf8)
         XCTAssertEqual(installed, shipped)
     }
 
@@ -116,11 +116,11 @@ final class PackagingDebTests: XCTestCase {
         let modules = try String(contentsOf: pkg.root.appendingPathComponent("usr/lib/modules-load.d/pulsedot.conf"), encoding: .utf8)
         XCTAssertEqual(modules.split(separator: "\n").filter { !$0.hasPrefix("#") }, ["drm"], "the DRM core at boot, for DeviceAllow=char-drm")
         let tmpfiles = try String(contentsOf: pkg.root.appendingPathComponent("usr/lib/tmpfiles.d/pulsedot.conf"), encoding: .utf8)
-        XCTAssertEqual(tmpfiles, try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/tmpfiles.d/pulsedot.conf"), encoding: .utf8))
+        XCTAssertEqual(tmpfiles, try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/tmpfiles.d/pulsedot.conf"), encoding: .utf8))
         let sysusers = try String(contentsOf: pkg.root.appendingPathComponent("usr/lib/sysusers.d/pulsedot.conf"), encoding: .utf8)
         XCTAssertTrue(sysusers.contains("u \(try XCTUnwrap(unit.value("User"))) "), sysusers)
         let examples = try FileManager.default.contentsOfDirectory(atPath: pkg.root.appendingPathComponent("usr/share/pulsedot/examples").path)
-        let shipped = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.packageRoot.appendingPathComponent("deploy/examples").path)
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/examples").path)
         XCTAssertEqual(examples.sorted(), shipped.filter { $0.hasSuffix(".conf") }.sorted())
         XCTAssertEqual(examples.count, 4)
     }
@@ -217,9 +217,9 @@ final class PackagingDebTests: XCTestCase {
         let installed = pkg.root.appendingPathComponent("usr/share/pulsedot/field-check")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: installed.path))
         let shipped = try String(contentsOf: installed, encoding: .utf8)
-        let source = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/field-check"), encoding: .utf8)
+        let source = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/field-check"), encoding: .utf8)
         // The same script; its usage names the installed path instead of the source tree's.
-        XCTAssertEqual(shipped.replacingOccurrences(of: "/usr/share/pulsedot/field-check", with: "deploy/field-check"), source)
+        XCTAssertEqual(shipped.replacingOccurrences(of: "/usr/share/pulsedot/field-check", with: "deploy/package/field-check"), source)
         let syntax = try PackagingFixture.run("/bin/bash", ["-n", installed.path])
         XCTAssertEqual(syntax.status, 0, syntax.stderr)
     }

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The .deb built once by the real `deploy/build-deb` from the binary under test, and its contents
+/// The .deb built once by the real `deploy/package/build-deb` from the binary under test, and its contents
 /// unpacked into a scratch root with `dpkg-deb -x`, as the packaging tests share them.
 /// XCTest runs test methods one after another, so the lazily built value needs no lock.
 enum PackagingFixture {
@@ -66,7 +66,7 @@ enum PackagingFixture {
     }
 
     static func script(_ name: String) -> String {
-        TestEnvironment.packageRoot.appendingPathComponent("deploy/\(name)").path
+        TestEnvironment.packageRoot.appendingPathComponent("deploy/package/\(name)").path
     }
 
     static var packageVersion: String {

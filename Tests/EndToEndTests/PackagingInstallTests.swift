@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `deploy/install` for boards installed without a package, and build-deb's refusal to package a
+/// `deploy/package/install` for boards installed without a package, and build-deb's refusal to package a
 /// program that reports another version than the package would carry.
 final class PackagingInstallTests: XCTestCase {
     private func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
@@ -22,7 +22,7 @@ final class PackagingInstallTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dest.path + "/usr/local/lib/tmpfiles.d/pulsedot.conf"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest.path + "/usr/local/share/pulsedot/examples").count, 4)
         XCTAssertEqual(try read(dest.appendingPathComponent("etc/pulsedot/pulsedot.conf")),
-                       try read(TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf")))
+                       try read(TestEnvironment.packageRoot.appendingPathComponent("deploy/package/pulsedot.conf")))
         // Nothing lands outside the destination's prefix and /etc.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest.path).sorted(), ["etc", "usr"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dest.path + "/usr"), ["local"])
@@ -38,7 +38,7 @@ final class PackagingInstallTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try read(config), "[source]\nposition = 45.5,-73.6\n")
         XCTAssertEqual(try read(dest.appendingPathComponent("etc/pulsedot/pulsedot.conf.default")),
-                       try read(TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf")))
+                       try read(TestEnvironment.packageRoot.appendingPathComponent("deploy/package/pulsedot.conf")))
         XCTAssertTrue(again.stderr.contains("kept \(config.path)"), again.stderr)
     }
 

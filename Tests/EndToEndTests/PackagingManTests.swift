@@ -42,7 +42,7 @@ final class PackagingManTests: XCTestCase {
         let mode = try FileManager.default.attributesOfItem(atPath: completion.path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o644)
         let conffile = try Data(contentsOf: root.appendingPathComponent("etc/pulsedot/pulsedot.conf"))
-        XCTAssertEqual(conffile, try Data(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/pulsedot.conf")))
+        XCTAssertEqual(conffile, try Data(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("deploy/package/pulsedot.conf")))
         XCTAssertTrue(String(decoding: conffile, as: UTF8.self).contains("man pulsedot.conf"))
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// the tmpfiles.d link into the folder Debian's node_exporter reads, and the daemon's default
 /// path, which must all name the same file.
 final class PackagingMetricsTests: XCTestCase {
-    private var tmpfilesEntry: URL { TestEnvironment.packageRoot.appendingPathComponent("deploy/tmpfiles.d/pulsedot.conf") }
+    private var tmpfilesEntry: URL { TestEnvironment.packageRoot.appendingPathComponent("deploy/package/tmpfiles.d/pulsedot.conf") }
 
     func testTmpfilesLinksTheDefaultTextfileIntoNodeExportersFolder() throws {
         let root = try PackagingFixture.scratch("tmpfiles", for: self)

@@ -2,11 +2,11 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The performance guard: `deploy/bench-guard` counts the benchmark's frame step under callgrind
-/// for every row of deploy/bench-budgets.tsv (deterministic instruction counts, never wall time)
+/// The performance guard: `deploy/bench/bench-guard` counts the benchmark's frame step under callgrind
+/// for every row of deploy/bench/bench-budgets.tsv (deterministic instruction counts, never wall time)
 /// and fails a row past its ceiling, so a regression in the frame path fails CI.
 final class PerformanceGuardTests: XCTestCase {
-    private var script: String { TestEnvironment.packageRoot.appendingPathComponent("deploy/bench-guard").path }
+    private var script: String { TestEnvironment.packageRoot.appendingPathComponent("deploy/bench/bench-guard").path }
 
     private func guardRun(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let binary = try TestEnvironment.pulsedotBinary()
@@ -29,7 +29,7 @@ final class PerformanceGuardTests: XCTestCase {
     /// A ceiling below what the frame step costs fails the guard, naming the row: the guard is
     /// not a check that cannot fail.
     func testARowPastItsCeilingFails() throws {
-        let budgets = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent("deploy/bench-budgets.tsv").path, encoding: .utf8)
+        let budgets = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent("deploy/bench/bench-budgets.tsv").path, encoding: .utf8)
         var lowered: [String] = []
         for line in budgets.split(separator: "\n", omittingEmptySubsequences: false) {
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -48,7 +48,7 @@ final class PerformanceGuardTests: XCTestCase {
 
     /// The budgets file holds one figure per row, and its ceiling is that figure + 2 %.
     func testEveryCeilingIsItsFigurePlusTwoPercent() throws {
-        let budgets = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent("deploy/bench-budgets.tsv").path, encoding: .utf8)
+        let budgets = try String(contentsOfFile: TestEnvironment.packageRoot.appendingPathComponent("deploy/bench/bench-budgets.tsv").path, encoding: .utf8)
         var names = Set<String>()
         for line in budgets.split(separator: "\n") where !line.hasPrefix("#") {
             let f = line.split(separator: "\t").map(String.init)
@@ -65,14 +65,14 @@ final class PerformanceGuardTests: XCTestCase {
 final class PerformanceGuardTableTests: XCTestCase {
     func testBenchmarksShowsTheBudgetsAsTheScriptWritesThem() throws {
         let root = TestEnvironment.packageRoot
-        let run = try runProgram("/bin/bash", [root.appendingPathComponent("deploy/bench-guard").path, "--table"])
+        let run = try runProgram("/bin/bash", [root.appendingPathComponent("deploy/bench/bench-guard").path, "--table"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let doc = try String(contentsOfFile: root.appendingPathComponent("BENCHMARKS.md").path, encoding: .utf8)
-        let begin = "<!-- bench-guard table: written by `deploy/bench-guard --table`; a test keeps it equal -->\n"
+        let begin = "<!-- bench-guard table: written by `deploy/bench/bench-guard --table`; a test keeps it equal -->\n"
         let end = "<!-- end of bench-guard table -->"
         guard let b = doc.range(of: begin), let e = doc.range(of: end, range: b.upperBound..<doc.endIndex) else {
             return XCTFail("BENCHMARKS.md has no bench-guard table between its markers")
         }
-        XCTAssertEqual(String(doc[b.upperBound..<e.lowerBound]), run.stdout, "run deploy/bench-guard --table and paste it into BENCHMARKS.md")
+        XCTAssertEqual(String(doc[b.upperBound..<e.lowerBound]), run.stdout, "run deploy/bench/bench-guard --table and paste it into BENCHMARKS.md")
     }
 }

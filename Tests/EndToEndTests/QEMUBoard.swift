@@ -3,7 +3,7 @@ import TestSupport
 
 /// The emulated machine QEMUMachine boots, and what differs between them: the PC with Debian's
 /// amd64 kernel (every x86 QEMU test), or QEMU's `virt` ARM board with Debian's own arm64 or
-/// armmp kernel (`deploy/fetch-arm-kernels`), whose programs are the Embedded builds.
+/// armmp kernel (`deploy/vm/fetch-arm-kernels`), whose programs are the Embedded builds.
 ///
 /// `virt` has a single UART (PL011, the console): the command channel is a virtio console
 /// (hvc0) on the PCI bus, whose driver both ARM kernels ship as modules.
@@ -28,7 +28,7 @@ struct QEMUBoard: Sendable {
     /// Seconds the init script waits for /dev/dri/card0 (about 2 s on arm64, 4 s on armmp under
     /// TCG; much more on a loaded machine).
     var displayWait: Int
-    /// The cache folder deploy/fetch-test-kernel or deploy/fetch-arm-kernels fills.
+    /// The cache folder deploy/vm/fetch-test-kernel or deploy/vm/fetch-arm-kernels fills.
     var kernelFolder: String
     /// The guest's shell: the host's for the PC, a static armhf one (the cache's) for ARM: the
     /// arm64 kernel runs 32-bit programs as well.
@@ -57,14 +57,14 @@ struct QEMUBoard: Sendable {
     private var optOut: String { isARM ? "PULSEDOT_SKIP=arm (or qemu)" : "PULSEDOT_SKIP=qemu" }
 
     func kernel() throws -> TestKernel {
-        try TestKernel.locate(kernelFolder, fetchedBy: isARM ? "deploy/fetch-arm-kernels" : "deploy/fetch-test-kernel", optOut: optOut)
+        try TestKernel.locate(kernelFolder, fetchedBy: isARM ? "deploy/vm/fetch-arm-kernels" : "deploy/vm/fetch-test-kernel", optOut: optOut)
     }
 
     func busybox() throws -> String {
         if hostBusybox { return "/bin/busybox" }
         let path = TestKernel.cacheDirectory + "/" + kernelFolder + "/busybox"
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw TestFailure("no ARM busybox at \(path): run `sudo deploy/install-deps --test` (it runs deploy/fetch-arm-kernels), or set \(optOut)")
+            throw TestFailure("no ARM busybox at \(path): run `sudo deploy/install-deps --test` (it runs deploy/vm/fetch-arm-kernels), or set \(optOut)")
         }
         return path
     }

@@ -32,7 +32,7 @@ final class QEMUMachine {
         /// virtio_pci is the transport the driver sits on; modprobe does not count it a dependency.
         static let virtioGPU = Display(qemuDevice: "virtio-gpu-pci", modules: ["virtio_pci", "virtio-gpu"])
         static let cirrus = Display(qemuDevice: "cirrus-vga", modules: ["cirrus"])
-        /// The kernel's virtual KMS driver, built by deploy/fetch-vkms: overlay planes and a
+        /// The kernel's virtual KMS driver, built by deploy/vm/fetch-vkms: overlay planes and a
         /// writeback connector. Without fbdev emulation, so nothing of the kernel's own turns the
         /// planes off when the last client closes (the exit checks could not fail otherwise).
         static let vkms = Display(qemuDevice: nil, modules: ["vkms"],

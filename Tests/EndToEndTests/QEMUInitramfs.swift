@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 
-/// Debian's kernel as `deploy/fetch-test-kernel` leaves it in the cache ($PULSEDOT_CACHE, default
+/// Debian's kernel as `deploy/vm/fetch-test-kernel` leaves it in the cache ($PULSEDOT_CACHE, default
 /// /var/cache/pulsedot-test), outside the repository's tracked files.
 struct TestKernel {
     let release: String
@@ -15,7 +15,7 @@ struct TestKernel {
     }
 
     static func locate() throws -> TestKernel {
-        try locate("kernel", fetchedBy: "deploy/fetch-test-kernel", optOut: "PULSEDOT_SKIP=qemu")
+        try locate("kernel", fetchedBy: "deploy/vm/fetch-test-kernel", optOut: "PULSEDOT_SKIP=qemu")
     }
 
     /// The kernel in `$cache/<folder>`, as `script` leaves it.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One run of a deploy/fuzz-* script as CI runs it, for the fuzz tests to judge: its status, the
+/// One run of a deploy/fuzz/fuzz-* script as CI runs it, for the fuzz tests to judge: its status, the
 /// tail of libFuzzer's report, whether it ran to its time limit, whether LeakSanitizer spoke,
 /// and its count of executed inputs. PULSEDOT_FUZZ_SECONDS sets the length (default 60).
 public struct FuzzRun {
@@ -12,7 +12,7 @@ public struct FuzzRun {
     public init(script name: String) throws {
         script = name
         seconds = ProcessInfo.processInfo.environment["PULSEDOT_FUZZ_SECONDS"] ?? "60"
-        let result = try runProgram(TestEnvironment.packageRoot.appendingPathComponent("deploy/\(name)").path, [seconds], timeout: 900)
+        let result = try runProgram(TestEnvironment.packageRoot.appendingPathComponent("deploy/fuzz/\(name)").path, [seconds], timeout: 900)
         status = result.status
         stderr = result.stderr
     }

@@ -1,6 +1,6 @@
 // libFuzzer entry for the gpsd client's input path: whatever bytes a peer sends go through the line
 // framer (in chunk sizes the input itself chooses, so every split point gets explored), then the
-// message decoder, then Fix and its JSON line. Built by deploy/fuzz-gpsd; not part of the package.
+// message decoder, then Fix and its JSON line. Built by deploy/fuzz/fuzz-gpsd; not part of the package.
 import GPSD
 import Location
 import Syscall

@@ -1,7 +1,7 @@
 // libFuzzer entry for what a feed's bytes go through before anything trusts them: the CSV reader
 // and table (RFC 4180, in chunk sizes the input chooses, so every split point gets explored) and
 // the zip reader (central directory, Zip64, inflate, sizes and CRC), its members then read as CSV.
-// Built by deploy/fuzz-gtfs; not part of the package.
+// Built by deploy/fuzz/fuzz-gtfs; not part of the package.
 import GTFS
 
 @_cdecl("LLVMFuzzerTestOneInput")

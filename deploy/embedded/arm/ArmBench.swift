@@ -1,5 +1,5 @@
 // The benchmark's frame step (FrameBench, the code `pulsedot bench` runs) as a static ARM Linux
-// program, compiled as Embedded Swift by deploy/arm-check. For every configuration it prints one
+// program, compiled as Embedded Swift by deploy/embedded/arm-check. For every configuration it prints one
 // line with the same combined hash `pulsedot bench` prints on the host, and it calls
 // `pulsedot_frame_begin`/`_end` around each frame step so the instruction-counting QEMU plugin
 // (insn-count.c) counts frames alone. Embedded Swift has no command line: the configurations

@@ -3,7 +3,7 @@
  * look: a halo growing over 180 frames, the ring with its shadow, the inner dot; the damage is
  * last frame's dot and this frame's, copied out into one of two scan-out buffers), drawn the ways
  * a C developer would with the two usual libraries, so that BENCHMARKS.md compares measured
- * figures (deploy/bench-compare counts this program's frame functions with callgrind, like
+ * figures (deploy/bench/bench-compare counts this program's frame functions with callgrind, like
  * pulsedot's own frame step):
  *
  *   pixman  masks rendered once at start (every halo size of the cycle, the blurred shadow, the
