@@ -104,11 +104,7 @@ final class EmbeddedBuildTests: XCTestCase {
             replay = \(log.path)
             replaySpeed = 20
             staleAfter = 600
-            [display]
-            output = png:\(frames.path)
-            mode = 320x200
-            fps = 10
-            pngFps = 5
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "320x200", fps: 10, pngFps: 5))
             [map]
             zoom = 18
             """

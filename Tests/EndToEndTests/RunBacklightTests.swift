@@ -33,11 +33,7 @@ final class RunBacklightTests: XCTestCase {
         """
         [source]
         position = 45.50845,-73.56857
-        [display]
-        output = png:\(dir.appendingPathComponent("frames").path)
-        mode = 320x240
-        fps = 10
-        pngFps = 2
+        \(ConfigSnippet.pngDisplay(dir.appendingPathComponent("frames").path, mode: "320x240", fps: 10, pngFps: 2))
         \(brightnessKeys)
         [metrics]
         textfile = \(dir.appendingPathComponent("pulsedot.prom").path)

@@ -16,11 +16,7 @@ final class RunDropInReloadTests: XCTestCase {
         let site = dropIns.appendingPathComponent("10-site.conf"), vehicle = dropIns.appendingPathComponent("50-vehicle.conf")
         try "[source]\nposition = 45.5,-73.6\n".write(to: site, atomically: true, encoding: .utf8)
         let daemon = try RunningDaemon(config: """
-            [display]
-            output = png:\(frames.path)
-            mode = 320x200
-            fps = 10
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "320x200", fps: 10, pngFps: 10))
 
             """, in: dir)
         try daemon.waitForFrames(in: frames, "a frame at the site drop-in's position") { $0.contains { $0.lat == 45.5 } }

@@ -23,11 +23,7 @@ final class RunGPSDTests: XCTestCase {
         gpsd = 127.0.0.1:\(port)
         staleAfter = \(staleAfter)
         silenceTimeout = 3
-        [display]
-        output = png:\(frames.path)
-        mode = 640x480
-        fps = 30
-        pngFps = 10
+        \(ConfigSnippet.pngDisplay(frames.path, mode: "640x480", fps: 30, pngFps: 10))
         [map]
         center = \(center.lat),\(center.lon)
         zoom = 17

@@ -25,11 +25,7 @@ final class RunMapTests: XCTestCase {
         let daemon = try RunningDaemon(config: """
             [source]
             position = \(lat),\(lon)
-            [display]
-            output = png:\(frames.path)
-            mode = 640x400
-            fps = 10
-            pngFps = 2
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "640x400", fps: 10, pngFps: 2))
             [map]
             image = map.png
             bounds = \(west),\(south),\(east),\(north)

@@ -13,11 +13,7 @@ final class RunReloadPositionTests: XCTestCase {
         let config = { (position: String) in """
             [source]
             position = \(position)
-            [display]
-            output = png:\(frames.path)
-            mode = 320x200
-            fps = 10
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "320x200", fps: 10, pngFps: 10))
             [map]
             zoom = 16
 

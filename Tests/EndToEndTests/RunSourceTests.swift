@@ -21,11 +21,7 @@ final class RunSourceTests: XCTestCase {
             [source]
             position = 45.50845,-73.56857
             staleAfter = 0.5
-            [display]
-            output = png:\(frames.path)
-            mode = 800x480
-            fps = 30
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "800x480", fps: 30, pngFps: 10))
             [map]
             zoom = 18
             """, in: dir)
@@ -62,11 +58,7 @@ final class RunSourceTests: XCTestCase {
         let daemon = try RunningDaemon(config: """
             [source]
             position = 45.5,-73.6
-            [display]
-            output = png:\(frames.path)
-            mode = 320x200
-            fps = 20
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "320x200", fps: 20, pngFps: 10))
             """, in: dir)
         try daemon.waitForFrames(in: frames, "a frame") { !$0.isEmpty }
         try FileManager.default.removeItem(at: frames)
@@ -94,11 +86,7 @@ final class RunSourceTests: XCTestCase {
             replay = drive.nmea
             replaySpeed = 2
             staleAfter = 2
-            [display]
-            output = png:\(frames.path)
-            mode = 640x480
-            fps = 30
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "640x480", fps: 30, pngFps: 10))
             [map]
             center = \(drive.fixes[0].lat),\(drive.fixes[0].lon)
             zoom = 16

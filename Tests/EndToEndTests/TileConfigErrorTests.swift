@@ -127,11 +127,7 @@ final class TileConfigErrorTests: XCTestCase {
         let good = """
             [source]
             position = \(TileID(z: Self.zoom, x: Self.firstX + 1, y: Self.firstY + 1).bounds.north),\(TileID(z: Self.zoom, x: Self.firstX + 1, y: Self.firstY + 1).bounds.west)
-            [display]
-            output = png:\(dir.path)/frames
-            mode = 320x200
-            fps = 10
-            pngFps = 5
+            \(ConfigSnippet.pngDisplay("\(dir.path)/frames", mode: "320x200", fps: 10, pngFps: 5))
             [map]
             tiles = small.mbtiles
 

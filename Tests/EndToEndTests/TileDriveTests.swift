@@ -142,11 +142,7 @@ final class TileDriveTests: XCTestCase {
         [source]
         replay = drive.nmea
         replaySpeed = 6
-        [display]
-        output = png:\(frames.path)
-        mode = \(Self.width)x\(Self.height)
-        fps = 10
-        pngFps = 10
+        \(ConfigSnippet.pngDisplay(frames.path, mode: "\(Self.width)x\(Self.height)", fps: 10, pngFps: 10))
         [map]
         tiles = \(tiles)
         zoom = \(zoom)

@@ -171,11 +171,7 @@ final class TileInteropRunTests: XCTestCase {
         var text = """
             [source]
             position = \(c.latitude),\(c.longitude)
-            [display]
-            output = png:\(frames.path)
-            mode = \(Self.width)x\(Self.height)
-            fps = 10
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "\(Self.width)x\(Self.height)", fps: 10, pngFps: 10))
             [map]
             tiles = \(target.path)
             tileScheme = \(target.tms ? "tms" : "xyz")

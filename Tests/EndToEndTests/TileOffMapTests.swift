@@ -21,11 +21,7 @@ final class TileOffMapTests: XCTestCase {
         let config = { (position: (Double, Double), offMap: String) in """
             [source]
             position = \(position.0),\(position.1)
-            [display]
-            output = png:\(frames.path)
-            mode = 320x200
-            fps = 10
-            pngFps = 10
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "320x200", fps: 10, pngFps: 10))
             [map]
             tiles = map.mbtiles
             follow = center

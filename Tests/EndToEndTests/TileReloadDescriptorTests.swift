@@ -39,11 +39,7 @@ final class TileReloadDescriptorTests: XCTestCase {
             try """
                 [source]
                 position = \((nw.north + se.south) / 2),\((nw.west + se.east) / 2)
-                [display]
-                output = png:\(frames.path)
-                mode = 320x200
-                fps = 10
-                pngFps = 5
+                \(ConfigSnippet.pngDisplay(frames.path, mode: "320x200", fps: 10, pngFps: 5))
                 [map]
                 tiles = map.mbtiles
                 zoom = \(zoom)
