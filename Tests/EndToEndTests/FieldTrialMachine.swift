@@ -180,7 +180,7 @@ final class FieldTrialMachine {
         counter += 1
         let path = directory.appendingPathComponent("screen\(counter).png").path
         try qmp.qmpCommand("{\"execute\":\"screendump\",\"arguments\":{\"filename\":\"\(path)\",\"format\":\"png\"}}")
-        defer { if !keepFiles { try? FileManager.default.removeItem(atPath: path) } }
+        defer { if !QEMUFiles.kept { try? FileManager.default.removeItem(atPath: path) } }
         return try PNGRead.rgba(path: path)
     }
 
@@ -202,19 +202,14 @@ final class FieldTrialMachine {
         console.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
     }
 
-    private var keepFiles: Bool { ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] != nil }
-
     /// Powers the guest off (QMP quit), kills QEMU if it lingers, removes the folder unless
     /// PULSEDOT_KEEP_QEMU is set.
     func shutdown() {
         if stopped { return }
         stopped = true
-        if process.isRunning {
-            _ = try? qmp.write("{\"execute\":\"quit\"}\n")
-            if process.wait(timeout: 10) == nil { process.terminate() }
-        }
-        qmp.close(); gps.close(); agent.close()
-        if keepFiles {
+        qmp.quit(process, within: 10)
+        gps.close(); agent.close()
+        if QEMUFiles.kept {
             print("field trial: machine files kept in \(directory.path)")
         } else {
             try? FileManager.default.removeItem(at: directory)

@@ -248,7 +248,7 @@ final class QEMUMachine {
         commandCounter += 1
         let path = directory.appendingPathComponent("screen\(commandCounter).png").path
         _ = try qmpCommand("{\"execute\":\"screendump\",\"arguments\":{\"filename\":\"\(path)\",\"format\":\"png\"}}")
-        defer { if !keepFiles { try? FileManager.default.removeItem(atPath: path) } }
+        defer { if !QEMUFiles.kept { try? FileManager.default.removeItem(atPath: path) } }
         return try PNGRead.rgba(path: path)
     }
 
@@ -277,21 +277,31 @@ final class QEMUMachine {
     @discardableResult
     private func qmpCommand(_ json: String) throws -> String { try qmp.qmpCommand(json) }
 
-    /// PULSEDOT_KEEP_QEMU=1 keeps the machine's folder (serial log, screendumps, initramfs).
-    private var keepFiles: Bool { ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] != nil }
-
     /// Ends the machine (QMP quit, then SIGKILL if it lingers) and removes its files unless
     /// PULSEDOT_KEEP_QEMU is set (for looking at a failure).
     func shutdown() {
         if stopped { return }
         stopped = true
-        if process.isRunning {
-            _ = try? qmp.write("{\"execute\":\"quit\"}\n")
-            if process.wait(timeout: 5) == nil { process.terminate() }
-        }
-        qmp.close()
+        qmp.quit(process, within: 5)
         control.close()
-        if !keepFiles { try? FileManager.default.removeItem(at: directory) }
+        if !QEMUFiles.kept { try? FileManager.default.removeItem(at: directory) }
+    }
+}
+
+/// PULSEDOT_KEEP_QEMU=1 keeps a machine's folder (serial log, screendumps, initramfs, image).
+enum QEMUFiles {
+    static var kept: Bool { ProcessInfo.processInfo.environment["PULSEDOT_KEEP_QEMU"] != nil }
+}
+
+extension LineSocket {
+    /// Asks QEMU on this QMP socket to quit, kills it if it is still there after `seconds`, and
+    /// closes the socket.
+    func quit(_ process: ChildProcess, within seconds: Double) {
+        if process.isRunning {
+            _ = try? write("{\"execute\":\"quit\"}\n")
+            if process.wait(timeout: seconds) == nil { process.terminate() }
+        }
+        close()
     }
 }
 
