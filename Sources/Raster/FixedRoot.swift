@@ -4,8 +4,9 @@ extension Fixed {
     /// ⌊√n⌋.
     @inlinable
     public static func isqrt(_ n: UInt32) -> UInt32 {
-        var rest = n, root: UInt32 = 0, bit: UInt32 = 1 << 30
-        while bit > rest { bit >>= 2 }
+        if n == 0 { return 0 }
+        // The highest power of four not above n: one digit per pair of bits left.
+        var rest = n, root: UInt32 = 0, bit: UInt32 = 1 << UInt32((31 - n.leadingZeroBitCount) & ~1)
         while bit != 0 {
             if rest >= root &+ bit {
                 rest &-= root &+ bit
@@ -21,8 +22,8 @@ extension Fixed {
     /// ⌊√n⌋.
     @inlinable
     public static func isqrt(_ n: UInt64) -> UInt64 {
-        var rest = n, root: UInt64 = 0, bit: UInt64 = 1 << 62
-        while bit > rest { bit >>= 2 }
+        if n == 0 { return 0 }
+        var rest = n, root: UInt64 = 0, bit: UInt64 = 1 << UInt64((63 - n.leadingZeroBitCount) & ~1)
         while bit != 0 {
             if rest >= root &+ bit {
                 rest &-= root &+ bit

@@ -34,9 +34,11 @@ public struct StrokeStyle: Equatable, Sendable {
     /// from the nearest segment, that piece `travelled` 0…255 along.
     @inline(__always)
     func shade(_ pixel: UInt32, _ d2: UInt32, _ travelled: UInt8) -> UInt32 {
+        let paint = travelled == 0 ? linePaint : travelled == 255 ? travelledPaint : blended(travelled)
+        // Most pixels of a line are inside it: no root, no blend.
+        if d2 <= line.inner2 && line.radius256 >= 128 && paint.alpha == 255 { return paint.opaquePixel }
         let root = line.needsRoot(d2) || (hasCasing && casing.needsRoot(d2)) ? Fixed.isqrt(d2) : 0
         let lineAlpha = line.alpha(d2, root: root)
-        let paint = travelled == 0 ? linePaint : travelled == 255 ? travelledPaint : blended(travelled)
         var p = pixel
         // Under an opaque line's full coverage the casing would be painted over: skip it.
         if hasCasing && (lineAlpha < 255 || paint.alpha < 255) {
