@@ -15,9 +15,10 @@ public struct StrokeStyle: Equatable, Sendable {
     /// `width256`: the line's full width; `casingWidth256`: the casing seen on each side of it
     /// (0: none), both in 1/256 px.
     public init(color: Color, travelledColor: Color, casingColor: Color, width256: Int32, casingWidth256: Int32) {
-        let half = max(width256, 0) / 2
+        // Clamped before adding: the sum of two Int32 sizes must not trap.
+        let half = min(max(width256, 0), 2 * EdgeRamp.maxRadius256) / 2
         line = EdgeRamp(radius256: half)
-        casing = EdgeRamp(radius256: half + max(casingWidth256, 0))
+        casing = EdgeRamp(radius256: half + min(max(casingWidth256, 0), EdgeRamp.maxRadius256))
         self.color = color
         self.travelledColor = travelledColor
         self.casingColor = casingColor
