@@ -1,0 +1,147 @@
+import Raster
+
+/// A transit route on the map: its line, the travelled part dimmed, its stops, the next stop
+/// emphasised and the terminus marked. Everything is held in map pixels and set off the frame
+/// path (points snapped to 1/256 px once, the line's segments and scratch sized then); a frame
+/// only draws, in the view its owner set, and the damage it reports is what changed: around the
+/// old and new travelled boundary, or the two stops that swapped being next.
+public final class RouteLayer: Layer {
+    public private(set) var style: RouteStyle
+    private var stroke: StrokeStyle
+    private var stopMarker: RingMarker
+    private var nextMarker: RingMarker
+    private var terminusMarker: RingMarker
+    private let line: Polyline
+    private var stops: ContiguousArray<Point256> = []
+    /// The stop shown as next (an index into the stops), nil when none is known.
+    public private(set) var nextStop: Int?
+    /// The map pixel at the canvas's top-left corner.
+    public private(set) var view = (x: 0, y: 0)
+    /// Map pixels: all the layer may cover, and what changed since `takeDamage`.
+    private var mapBounds = Rect.empty
+    private var damage = Rect.empty
+
+    /// `rowCapacity`: pixels of scratch per row, allocated here; a wider clip is drawn in pieces.
+    public init(style: RouteStyle, rowCapacity: Int = 2048) {
+        self.style = style
+        stroke = style.stroke
+        stopMarker = style.stop
+        nextMarker = style.nextStop
+        terminusMarker = style.terminus
+        line = Polyline(rowCapacity: rowCapacity)
+    }
+
+    /// The line's length, 1/256 px.
+    public var length256: Int64 { line.length256 }
+    /// The travelled distance along the line, 1/256 px.
+    public var travelled256: Int64 { line.travelled256 }
+
+    /// The route's shape in map pixels; nothing is travelled on a new route.
+    public func setRoute(_ points: [Point256]) {
+        damage = damage.union(mapBounds)
+        line.set(points)
+        remeasure()
+    }
+
+    /// The same from pixels as Doubles, snapped here (off the frame path).
+    public func setRoute(x: [Double], y: [Double]) {
+        setRoute((0..<min(x.count, y.count)).map { Point256(x: x[$0], y: y[$0]) })
+    }
+
+    /// The stops in map pixels in route order, the last one the terminus; no next stop is kept.
+    public func setStops(_ points: [Point256]) {
+        damage = damage.union(mapBounds)
+        stops = ContiguousArray(points)
+        nextStop = nil
+        remeasure()
+    }
+
+    /// Emphasises stop `index` (nil: none); only the two markers concerned are damaged.
+    public func setNextStop(_ index: Int?) {
+        let valid = index.flatMap { $0 >= 0 && $0 < stops.count ? $0 : nil }
+        if valid == nextStop { return }
+        if let old = nextStop { damage = damage.union(markerBounds(old)) }
+        nextStop = valid
+        if let new = valid { damage = damage.union(markerBounds(new)) }
+    }
+
+    /// Moves the travelled boundary to `distance256` along the line; the line around the old and
+    /// the new boundary, and between them, is damaged.
+    public func setTravelled(distance256: Int64) {
+        let old = line.travelled256
+        line.setTravelled(distance256)
+        changedTravelled(from: old)
+    }
+
+    /// Moves it to point `index` of the route plus `fraction256`/256 of the way to the next.
+    public func setTravelled(segment index: Int, fraction256: Int) {
+        let old = line.travelled256
+        line.setTravelled(segment: index, fraction256: fraction256)
+        changedTravelled(from: old)
+    }
+
+    private func changedTravelled(from old: Int64) {
+        let new = line.travelled256
+        if new == old { return }
+        damage = damage.union(line.bounds(between: old, and: new, margin256: stroke.reach256 + 256))
+    }
+
+    /// A new look: everything the layer covered before and covers now is damaged.
+    public func setStyle(_ style: RouteStyle) {
+        if style == self.style { return }
+        damage = damage.union(mapBounds)
+        self.style = style
+        stroke = style.stroke
+        stopMarker = style.stop
+        nextMarker = style.nextStop
+        terminusMarker = style.terminus
+        remeasure()
+    }
+
+    /// The map pixel at the canvas's top-left corner. No damage: the renderer moves what the
+    /// canvas shows with the map and draws only what that uncovered.
+    public func setView(x: Int, y: Int) { view = (x, y) }
+
+    private func remeasure() {
+        var r = line.bounds(margin256: stroke.reach256)
+        for i in stops.indices { r = r.union(markerBounds(i)) }
+        mapBounds = r
+        damage = damage.union(r)
+    }
+
+    private func marker(_ i: Int) -> RingMarker {
+        if i == stops.count - 1 { return terminusMarker }
+        return i == nextStop ? nextMarker : stopMarker
+    }
+
+    /// Where stop `i` may be drawn whether it is next or not.
+    private func markerBounds(_ i: Int) -> Rect {
+        let p = stops[i]
+        return stopMarker.bounds(at: p).union(nextMarker.bounds(at: p)).union(terminusMarker.bounds(at: p))
+    }
+
+    public var frame: Rect { Self.shifted(mapBounds, view) }
+
+    public func takeDamage() -> Rect {
+        let d = Self.shifted(damage, view)
+        damage = .empty
+        return d
+    }
+
+    static func shifted(_ r: Rect, _ view: (x: Int, y: Int)) -> Rect {
+        r.isEmpty ? .empty : Rect(x: r.x - view.x, y: r.y - view.y, width: r.width, height: r.height)
+    }
+
+    public func draw(into canvas: PixelBuffer, clip: Rect) {
+        let area = clip.intersection(frame).intersection(canvas.bounds)
+        if area.isEmpty { return }
+        line.stroke(stroke, into: canvas, clip: area, viewX: view.x, viewY: view.y)
+        // The next stop last, over any neighbour it grew into.
+        var i = 0
+        while i < stops.count {
+            if i != nextStop { marker(i).draw(into: canvas, clip: area, center: stops[i], viewX: view.x, viewY: view.y) }
+            i += 1
+        }
+        if let n = nextStop { marker(n).draw(into: canvas, clip: area, center: stops[n], viewX: view.x, viewY: view.y) }
+    }
+}
