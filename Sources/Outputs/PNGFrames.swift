@@ -14,11 +14,11 @@ import Syscall
 /// centre in logical canvas pixels, `accuracyPx` the accuracy disc's radius (0: none), `heading`
 /// in degrees or null. Unknown values are null. Each start begins a new `frames.jsonl` and
 /// numbers frames from 1 again (overwriting older files of the same name).
-public final class PNGFrames: Display, FrameRecorder {
+public final class PNGFrames: MemoryFrameDisplay, FrameRecorder {
     public let directory: String
     public let canvasWidth: Int
     public let canvasHeight: Int
-    private var own: DisplayCanvas
+    public var memory: DisplayCanvas
     private let log: Journal
     /// An extra frame (SIGUSR1) is wanted at the next present.
     private var extraWanted = false
@@ -36,7 +36,7 @@ public final class PNGFrames: Display, FrameRecorder {
         self.directory = directory
         canvasWidth = width
         canvasHeight = height
-        own = DisplayCanvas(width: width, height: height)
+        memory = DisplayCanvas(width: width, height: height)
         self.log = log
         try Directory.create(directory)
         index = try FileDescriptor.open(directory + "/frames.jsonl", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
@@ -48,13 +48,6 @@ public final class PNGFrames: Display, FrameRecorder {
     deinit { index.close() }
 
     public var displayName: String { "png:\(directory) \(canvasWidth)x\(canvasHeight)" }
-    public var physicalHeight: Int { canvasHeight }
-    public var modeDescription: String { "\(canvasWidth)x\(canvasHeight)" }
-    public var scanoutFormat: PixelFormat { .xrgb8888 }
-    public var canvas: PixelBuffer { own.buffer() }
-    public func adopt(canvas: PixelBuffer) { own.adopt(canvas) }
-    public func start() {}
-    public func close() {}
     /// No frames are written while blanked (there is no panel to switch off): a testbed sees the gap.
     /// A frame counts as presented once its file and its line are written.
     public private(set) var presentation = PresentationCount()
