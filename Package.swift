@@ -59,6 +59,10 @@ let package = Package(
         .target(name: "GTFS", dependencies: ["CZlib", "Syscall"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TestSupport"]),
         .target(name: "Transit", dependencies: ["CSQLite", "GTFS", "Syscall"]),
+        // GTFS-realtime: the protobuf wire format read by our own code into the fields a stop's
+        // board and map use. Pure Swift, no Foundation, so it can run as Embedded Swift.
+        .target(name: "GTFSRealtime"),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TestSupport"], exclude: ["make_feeds.py"]),
         .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "TestSupport", "Transit"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),

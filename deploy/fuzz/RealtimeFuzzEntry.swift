@@ -1,0 +1,58 @@
+// libFuzzer entry for the GTFS-realtime reader: a feed's bytes as they come off the network,
+// read with tight limits (so the limit paths are reached in small inputs) and with the defaults.
+// Built by deploy/fuzz-realtime; not part of the package.
+import GTFSRealtime
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data, size > 0 else { return 0 }
+    let buffer = UnsafeRawBufferPointer(start: data, count: size)
+    let tight = RealtimeLimits(entities: 16, itemsPerList: 8, items: 64)
+    check(buffer, tight)
+    check(buffer, RealtimeLimits())
+    return 0
+}
+
+private func check(_ buffer: UnsafeRawBufferPointer, _ limits: RealtimeLimits) {
+    let first = read(buffer, limits)
+    // The same bytes read the same, from a buffer or from an array.
+    let again = read(buffer, limits)
+    let fromArray = read(Array(buffer), limits)
+    precondition(first == again && first == fromArray, "two readings of the same bytes differ")
+    switch first {
+    case .failure(let error):
+        precondition(!error.description.contains("\n"), "an error of more than one line")
+        precondition(error.offset >= 0 && error.offset <= buffer.count, "an error past the end: \(error.offset)")
+    case .success(let feed):
+        precondition(feed.entities.count <= limits.entities, "more entities than the limit")
+        // Every entity, kept or skipped, took at least its tag and its length.
+        precondition(2 * (feed.entities.count + feed.skippedEntities) <= buffer.count, "entities out of nothing")
+        precondition((feed.skippedEntities > 0) == (feed.firstSkipError != nil), "skipped without a reason")
+        if let why = feed.firstSkipError {
+            precondition(!why.description.contains("\n"), "a skip reason of more than one line")
+        }
+        precondition(feed.header.incrementality != .differential, "a DIFFERENTIAL feed read")
+        for entity in feed.entities {
+            let lists = [entity.tripUpdate?.stopTimeUpdates.count ?? 0, entity.alert?.activePeriods.count ?? 0,
+                         entity.alert?.informedEntities.count ?? 0, entity.alert?.headerText?.translations.count ?? 0,
+                         entity.alert?.descriptionText?.translations.count ?? 0]
+            precondition(lists.allSatisfy { $0 <= limits.itemsPerList }, "a list over its limit")
+        }
+    }
+}
+
+private func read(_ buffer: UnsafeRawBufferPointer, _ limits: RealtimeLimits) -> Result<FeedMessage, RealtimeError> {
+    do throws(RealtimeError) {
+        return .success(try FeedMessage(decoding: buffer, limits: limits))
+    } catch {
+        return .failure(error)
+    }
+}
+
+private func read(_ bytes: [UInt8], _ limits: RealtimeLimits) -> Result<FeedMessage, RealtimeError> {
+    do throws(RealtimeError) {
+        return .success(try FeedMessage(decoding: bytes, limits: limits))
+    } catch {
+        return .failure(error)
+    }
+}
