@@ -19,7 +19,9 @@ struct BindingsFeeds {
 
     let cases: [String: Case]
 
-    static let shared = Result { try BindingsFeeds() }
+    /// Made once (a static is initialised once, thread-safely) and only read after: the JSON
+    /// values inside are what keeps it from being Sendable.
+    nonisolated(unsafe) static let shared = Result { try BindingsFeeds() }
 
     static var python: String {
         let cache = ProcessInfo.processInfo.environment["PULSEDOT_CACHE"] ?? "/var/cache/pulsedot-test"
