@@ -99,7 +99,8 @@ public struct VehiclePosition: Equatable, Sendable {
 }
 
 /// WGS 84 degrees as the feed's 32-bit floats; bearing in degrees clockwise from north, odometer
-/// in metres, speed in metres per second.
+/// in metres, speed in metres per second. Kept as the feed wrote them, NaN and out-of-range values
+/// included (as the bindings keep them): what places a marker refuses those.
 public struct Position: Equatable, Sendable {
     public var latitude: Float?
     public var longitude: Float?
