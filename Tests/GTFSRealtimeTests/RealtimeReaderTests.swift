@@ -32,6 +32,21 @@ final class RealtimeReaderTests: XCTestCase {
         try assertReadsAsTheBindingsDo("alert")
     }
 
+    func testAnAlertsTextIsPickedByLanguage() throws {
+        let c = try feed("alert")
+        let alert = try XCTUnwrap(try FeedMessage(decoding: c.bytes).entities.first?.alert)
+        let entity = try XCTUnwrap((c.expected?["entity"] as? [[String: Any]])?.first?["alert"] as? [String: Any])
+        let header = try XCTUnwrap((entity["header_text"] as? [String: Any])?["translation"] as? [[String: Any]])
+        for translation in header {
+            let language = try XCTUnwrap(translation["language"] as? String)
+            XCTAssertEqual(alert.headerText?.text(for: language), translation["text"] as? String, language)
+        }
+        // A language the feed does not have: the first translation.
+        XCTAssertEqual(alert.headerText?.text(for: "xx"), header.first?["text"] as? String)
+        let description = (entity["description_text"] as? [String: Any])?["translation"] as? [[String: Any]]
+        XCTAssertEqual(alert.descriptionText?.text(for: "de"), description?.first?["text"] as? String)
+    }
+
     func testUnknownFieldsExtensionsAndGroupsAreSkipped() throws {
         try assertReadsAsTheBindingsDo("unknown_fields")
     }
