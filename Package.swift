@@ -59,6 +59,10 @@ let package = Package(
         .target(name: "GTFS", dependencies: ["CZlib", "Syscall"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TestSupport"]),
         .target(name: "Transit", dependencies: ["CSQLite", "GTFS", "Syscall"]),
+        // GTFS-realtime: the protobuf wire format read by our own code into the fields a stop's
+        // board and map use. Pure Swift, no Foundation, so it can run as Embedded Swift.
+        .target(name: "GTFSRealtime"),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TestSupport"], exclude: ["make_feeds.py"]),
         .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "TestSupport", "Transit"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),
@@ -94,7 +98,7 @@ let package = Package(
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Compositor", "FrameBench", "Raster", "TestSupport"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "GTFSRealtime", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

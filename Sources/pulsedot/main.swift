@@ -18,6 +18,7 @@ let commands: [Command] = [
     Command(usage: backlightUsage, run: backlightCommand),
     Command(usage: benchUsage, run: benchCommand),
     Command(usage: transitUsage, run: transitCommand, subcommands: transitSubcommands),
+    Command(usage: realtimeUsage, run: realtimeCommand, subcommands: realtimeSubcommands),
     Command(usage: manUsage, run: manCommand),
     Command(usage: completionUsage, run: completionCommand),
 ]

@@ -2,16 +2,17 @@ import Foundation
 
 /// One run of a deploy/fuzz/fuzz-* script as CI runs it, for the fuzz tests to judge: its status, the
 /// tail of libFuzzer's report, whether it ran to its time limit, whether LeakSanitizer spoke,
-/// and its count of executed inputs. PULSEDOT_FUZZ_SECONDS sets the length (default 60).
+/// and its count of executed inputs. PULSEDOT_FUZZ_SECONDS sets the length (default 60, or the
+/// target's own default when it needs less).
 public struct FuzzRun {
     public let script: String
     public let seconds: String
     public let status: Int32
     public let stderr: String
 
-    public init(script name: String) throws {
+    public init(script name: String, defaultSeconds: String = "60") throws {
         script = name
-        seconds = ProcessInfo.processInfo.environment["PULSEDOT_FUZZ_SECONDS"] ?? "60"
+        seconds = ProcessInfo.processInfo.environment["PULSEDOT_FUZZ_SECONDS"] ?? defaultSeconds
         let result = try runProgram(TestEnvironment.packageRoot.appendingPathComponent("deploy/fuzz/\(name)").path, [seconds], timeout: 900)
         status = result.status
         stderr = result.stderr
