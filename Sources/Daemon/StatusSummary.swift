@@ -50,12 +50,33 @@ public enum StatusSummary {
         if let gpsd { source += ", " + String(gpsd.map { $0 == "_" ? " " : $0 }) }
         source += ": \(count(m.value("pulsedot_gpsd_reconnects_total"))) reconnects, \(count(m.value("pulsedot_skipped_lines_total"))) skipped lines"
         lines.append(source)
+        if let transit = transitLine(m) { lines.append(transit) }
+        if let left = m.value("pulsedot_transit_service_days_left"), left <= 0 {
+            warnings.append("the transit feed's service period is over: a current GTFS feed is needed ([transit] gtfs)")
+        }
         lines.append("reloads  \(count(m.value("pulsedot_reloads_total", ["result": "good"]))) taken, \(count(m.value("pulsedot_reloads_total", ["result": "refused"]))) refused")
         if m.value("pulsedot_config_last_reload_successful") == 0 {
             warnings.append("the last reload was refused: the configuration from before it still runs (journalctl -u pulsedot says why)")
         }
         if let start = m.value("pulsedot_start_time_seconds") { lines.append("up       \(duration(written - start)) when the file was written") }
         return (warnings.map { "WARNING: " + $0 } + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// "transit  trip T1 (route 7): next stop Dworzec (sequence 3), 1520 m along, at a stop"
+    static func transitLine(_ m: MetricsSamples) -> String? {
+        guard let state = m.sample("pulsedot_transit_off_route") else {
+            return m.value("pulsedot_transit_service_days_left").map { "transit  no trip followed; \(count($0)) days of service left" }
+        }
+        var line = "transit  trip \(state.labels["trip"] ?? "?") (route \(state.labels["route"] ?? "?"))"
+        if let next = m.sample("pulsedot_transit_next_stop_sequence") {
+            line += ": next stop \(next.labels["stop"] ?? "?") (sequence \(count(next.value)))"
+        } else {
+            line += ": no stop ahead"
+        }
+        if let along = m.value("pulsedot_transit_distance_along_meters") { line += ", \(count(along.rounded())) m along" }
+        if state.value == 1 { line += ", off route" }
+        if m.value("pulsedot_transit_at_stop") == 1 { line += ", at a stop" }
+        return line
     }
 
     /// Where to look when there is no live fix, from what gpsd's state tells apart: gpsd itself,
