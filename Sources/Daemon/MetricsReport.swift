@@ -47,8 +47,8 @@ struct MetricsReport {
     var transit: TransitNumbers?
 
     struct TransitNumbers {
-        /// Days of service left in the feed (0 or less once it has run out); nil: no calendar.
-        var daysLeft: Int?
+        /// When the feed's last day of service is over, UTC seconds; nil: no calendar.
+        var serviceEnd: Double?
         /// nil: no trip followed (the rest is then unknown).
         var trip: String?
         var route: String?
@@ -165,10 +165,12 @@ struct MetricsReport {
     /// The trip and route are labels (one series per configured trip, as few as the vehicles'
     /// schedules); the next stop's id and name label its sequence, so `pulsedot status` can say it.
     static func render(_ transit: TransitNumbers, into text: inout MetricsText) {
-        if let daysLeft = transit.daysLeft {
-            text.gauge("pulsedot_transit_service_days_left",
-                       help: "Days of service left in the GTFS feed's calendar, today included; 0 or less: the feed has run out.",
-                       value: Double(daysLeft))
+        // A timestamp rather than a count of days: Prometheus's base unit (promtool refuses
+        // "days"), and an alert reads `pulsedot_transit_service_end_timestamp_seconds - time()`.
+        if let serviceEnd = transit.serviceEnd {
+            text.gauge("pulsedot_transit_service_end_timestamp_seconds",
+                       help: "When the last day of service in the GTFS feed's calendar is over (the agency's midnight), in seconds since the Unix epoch.",
+                       value: serviceEnd)
         }
         guard let trip = transit.trip else { return }
         let route = transit.route ?? ""

@@ -58,7 +58,7 @@ extension RunDaemon {
                 MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)
             },
-            transit: transit.metrics(wallClock: environment.wallClock()))
+            transit: transit.metrics())
     }
 
     /// `[source]`'s kind as the metrics label it: a word from a fixed set, never the address or

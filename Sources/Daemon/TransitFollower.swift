@@ -83,15 +83,15 @@ final class TransitFollower {
     }
 
     /// What the metrics file says about transit.
-    func metrics(wallClock: Double) -> MetricsReport.TransitNumbers? {
+    func metrics() -> MetricsReport.TransitNumbers? {
         guard let loaded else { return nil }
-        let daysLeft = loaded.info.service.map { $0.daysLeft(at: Int64(wallClock.rounded(.down)), in: loaded.zone) }
+        let end = loaded.info.service.map { Double($0.endInstant(in: loaded.zone)) }
         guard let trip = loaded.trip else {
-            return MetricsReport.TransitNumbers(daysLeft: daysLeft, trip: nil, route: nil, distance: nil, nextStop: nil,
+            return MetricsReport.TransitNumbers(serviceEnd: end, trip: nil, route: nil, distance: nil, nextStop: nil,
                                                 offRoute: false, atStop: false)
         }
         let next = nextStop.map { (sequence: $0.sequence, id: $0.stopID, name: $0.name) }
-        return MetricsReport.TransitNumbers(daysLeft: daysLeft, trip: trip.tripID, route: trip.route.shortName ?? trip.route.routeID,
+        return MetricsReport.TransitNumbers(serviceEnd: end, trip: trip.tripID, route: trip.route.shortName ?? trip.route.routeID,
                                             distance: lastUpdate?.distance, nextStop: next,
                                             offRoute: lastUpdate?.offRoute ?? false, atStop: lastUpdate?.atStop != nil)
     }

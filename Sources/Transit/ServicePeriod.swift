@@ -43,6 +43,12 @@ extension ServicePeriod {
         summary(today: CivilDay.day(fromDate: zone.date(at: instant)))
     }
 
+    /// When the last day of service is over: the origin of the service day after it (local
+    /// midnight but on a day whose clocks change), UTC seconds.
+    public func endInstant(in zone: TimeZoneRules) -> Int64 {
+        zone.serviceDayOrigin(CivilDay.date(fromDay: CivilDay.day(fromDate: last) + 1))
+    }
+
     /// `2019-09-14`.
     public var lastText: String { CivilDay.text(last) }
 }
