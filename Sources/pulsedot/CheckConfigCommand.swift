@@ -18,7 +18,10 @@ let checkConfigUsage = Usage(
     notes: """
         The drop-ins FILE.d/*.conf are read after the file, in the order of their names, a later value
         winning; --set applies last. Each value that a file or --set gave is preceded by a line
-        "# from FILE:LINE" or "# from --set". --keys-markdown takes nothing else. Exit 0 and the
+        "# from FILE:LINE" or "# from --set". With [transit] gtfs set, the feed's index is built in
+        [transit] cache as the daemon builds it (or reused, by the feed's hash), and the feed and the
+        trip are described in comments "# transit: ..."; a feed or trip that cannot be taken is a
+        warning, as the daemon runs without it. --keys-markdown takes nothing else. Exit 0 and the
         effective configuration, or exit 1 and the one-line error.
         """)
 
