@@ -185,7 +185,9 @@ public final class RunDaemon {
         let damage = d.view.draw(at: now.seconds)
         if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
         do {
-            try d.present(damage, frame: d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds))
+            var stamp = d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds)
+            stamp.transit = transit.stamp
+            try d.present(damage, frame: stamp)
         } catch {
             lose("\(error)", now: now)
             return

@@ -1,5 +1,5 @@
 import Config
-import Syscall
+import DisplayCore
 import Transit
 
 /// The loop's side of transit: what was asked of the worker, what came back, and where the
@@ -18,6 +18,8 @@ final class TransitFollower {
     var nextPeriodCheck = 0.0
     /// Reused between takes, so looking costs no allocation.
     var messages: [TransitMessage] = []
+    /// The frames' record of the trip, made when a fix or a load changes it, never per frame.
+    private(set) var stamp: TransitStamp?
     /// Off-route distance to report with the event (the fix's offset when the state changed).
     private(set) var offsetAtChange: Double?
 
@@ -43,6 +45,7 @@ final class TransitFollower {
         loaded = nil
         progress = nil
         lastUpdate = nil
+        stamp = nil
         warnedEnded = false
         nextPeriodCheck = 0
         request = Self.request(for: settings).map { r in
@@ -62,6 +65,7 @@ final class TransitFollower {
             s.offRouteMeters = settings.offRouteMeters
             progress = RouteProgress(trip: trip, settings: s)
         }
+        restamp()
     }
 
     /// A fix for the trip; nil while no trip is loaded.
@@ -71,7 +75,18 @@ final class TransitFollower {
         progress = p
         if update.offRoute != (lastUpdate?.offRoute ?? false) || offsetAtChange == nil { offsetAtChange = update.offset }
         lastUpdate = update
+        restamp()
         return update
+    }
+
+    private func restamp() {
+        guard let trip = loaded?.trip else {
+            stamp = nil
+            return
+        }
+        let next = nextStop
+        stamp = TransitStamp(trip: trip.tripID, nextStopID: next?.stopID, nextStopName: next?.name, distanceAlong: lastUpdate?.distance,
+                             atStop: lastUpdate?.atStop != nil, offRoute: lastUpdate?.offRoute ?? false)
     }
 
     /// The next stop, when a trip is followed and one is ahead.

@@ -62,11 +62,12 @@ final class TransitLoopTests: XCTestCase {
         let dir = try TestEnvironment.temporaryDirectory("transit-loop").path
         let feed = try Self.writeFeed(in: dir, lastDay: "20271231")
         let h = try LoopHarness(config: config(feed: feed, dir: dir))
-        var t = 1.0
+        var t = 1.0, fixes = 0
         func fix(x: Double = 0, _ y: Double) {
             let p = Self.at(x: x, y)
             h.waiting.at(t) { h.source.deliver(latitude: p.lat, longitude: p.lon, at: h.waiting.now()) }
             t += 0.5
+            fixes += 1
         }
         func dwell(_ y: Double, fixes: Int = 3) { for _ in 0..<fixes { fix(y) } }
         dwell(0)
@@ -102,6 +103,22 @@ final class TransitLoopTests: XCTestCase {
         XCTAssertEqual(h.logged("transit: trip T1 (route 7 – Dworzec) to Dworzec, 3 stops").count, 1, h.log)
         XCTAssertTrue(h.logged("service period ended").isEmpty, h.log)
         XCTAssertEqual(h.display?.presents, Int(end * 10), "drawing went on at every frame")
+
+        // Each frame says the trip as it stood then; the stamp is shared between frames, not rebuilt.
+        let stamps = try XCTUnwrap(h.display?.stamps)
+        // The load (inline here) is taken before the first frame; no fix has placed the vehicle yet.
+        XCTAssertEqual(stamps.first?.transit?.trip, "T1")
+        XCTAssertNil(stamps.first?.transit?.distanceAlong)
+        XCTAssertEqual(stamps.first?.transit?.nextStopID, "A")
+        let atStopB = stamps.compactMap { $0.transit }.filter { $0.atStop && $0.nextStopID == "C" }
+        XCTAssertFalse(atStopB.isEmpty, h.log)
+        XCTAssertEqual(atStopB.first?.trip, "T1")
+        XCTAssertEqual(atStopB.first?.nextStopName, "Dworzec")
+        let distinct = Set(stamps.compactMap { $0.transit.map { ObjectIdentifier($0) } }).count
+        XCTAssertLessThanOrEqual(distinct, fixes + 1, "one stamp per fix (and the load's), whatever the frames")
+        XCTAssertGreaterThan(stamps.count, 4 * fixes)
+        XCTAssertEqual(stamps.last?.transit?.nextStopID, nil, "after the terminus")
+        XCTAssertEqual(stamps.last?.transit?.atStop, true)
 
         let m = try XCTUnwrap(atB, "no metrics file while standing at B: \(h.log)")
         let labels = ["trip": "T1", "route": "7"]
