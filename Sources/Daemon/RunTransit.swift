@@ -1,6 +1,8 @@
 import Config
 import Location
+import Positioning
 import Syscall
+import Systemd
 import Transit
 
 /// Transit in the loop: the feed and the trip loaded on a worker at start and when a reload
