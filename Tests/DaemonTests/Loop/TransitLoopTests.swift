@@ -83,6 +83,8 @@ final class TransitLoopTests: XCTestCase {
         for y in stride(from: 1020.0, through: 1400, by: 20) { fix(y) }
         dwell(1400)
         let end = t + 1.55
+        // A reload that changes nothing in [transit] keeps the trip and where the vehicle is on it.
+        h.waiting.signal(SIGHUP, at: 5.25)
         h.waiting.signal(SIGTERM, at: end)
         XCTAssertEqual(try h.run(), 0)
 
@@ -93,6 +95,8 @@ final class TransitLoopTests: XCTestCase {
             "transit: arrived at Dworzec (stop 3 of 3)",
         ], h.log)
         XCTAssertEqual(h.logged("transit: departed from").count, 2, h.log)
+        XCTAssertEqual(h.logged("configuration reloaded"), [5.25], h.log)
+        XCTAssertEqual(h.logged("transit: loading ").count, 1, "the reload did not load the feed again: \(h.log)")
         XCTAssertEqual(h.logged("transit: passed").count, 0, h.log)
         XCTAssertEqual(h.logged("transit: off route (").count, 1, h.log)
         XCTAssertEqual(h.logged("transit: back on route").count, 1, h.log)
