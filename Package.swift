@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles"]),
+        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles", "Transit"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport", "Tiles"]),
         // The backlight through /sys/class/backlight, an IIO light sensor, the level for the moment.
         .target(name: "Backlight", dependencies: ["Config", "Syscall"]),
@@ -88,7 +88,7 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         .testTarget(name: "OutputsTests", dependencies: ["Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport"]),
         // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap"]),
+        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap", "Transit"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         .testTarget(name: "DemoTests", dependencies: ["Config", "Demo", "GPSD", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Scene", "TestSupport", "TileDecode", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same

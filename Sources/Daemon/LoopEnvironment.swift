@@ -32,6 +32,10 @@ public struct LoopEnvironment {
     /// Starts what reads and writes the backlight and the light sensor, when brightness is first
     /// driven: a worker thread over /sys, or over a folder shaped like it.
     public var makeBacklight: () throws(SyscallError) -> any BacklightPort
+    /// Runs a transit job (a feed's import, a trip's loading) away from the loop; false when it
+    /// cannot be queued. The daemon's: a worker thread of its own, started at the first job, so
+    /// a long import never holds up the shared worker's other jobs. Tests run it inline.
+    public var runTransitJob: (@escaping @Sendable () -> Void) -> Bool
 
     public init(waiting: any LoopWaiting,
                 openDisplay: @escaping (DisplaySettings, Double) -> Result<any Display, DisplayOpener.Unavailable>,
@@ -41,7 +45,8 @@ public struct LoopEnvironment {
                 wallClock: @escaping () -> Double = { WallClock.now() },
                 localMinuteOfDay: @escaping (Double) -> Int = { LocalTime.minuteOfDay($0) },
                 hotplug: (any HotplugEvents)? = nil,
-                makeBacklight: @escaping () throws(SyscallError) -> any BacklightPort = { () throws(SyscallError) in try BacklightWorker(sysfs: Sysfs()) }) {
+                makeBacklight: @escaping () throws(SyscallError) -> any BacklightPort = { () throws(SyscallError) in try BacklightWorker(sysfs: Sysfs()) },
+                runTransitJob: @escaping (@escaping @Sendable () -> Void) -> Bool = TransitWorker().run) {
         self.waiting = waiting
         self.openDisplay = openDisplay
         self.makeSource = makeSource
@@ -52,6 +57,7 @@ public struct LoopEnvironment {
         self.localMinuteOfDay = localMinuteOfDay
         self.hotplug = hotplug
         self.makeBacklight = makeBacklight
+        self.runTransitJob = runTransitJob
     }
 
     /// The daemon's own: poll on the signalfd, the real displays, gpsd/fixed/replay, the file at

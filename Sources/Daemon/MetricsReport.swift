@@ -43,6 +43,21 @@ struct MetricsReport {
     var backlightPercent: Int?
     /// The tiled map's cache, when the map is tiles (counters start again with each map a reload builds).
     var tiles: TileCacheNumbers?
+    /// The feed and the trip followed, once loaded; nil: no `[transit] gtfs`, or not loaded yet.
+    var transit: TransitNumbers?
+
+    struct TransitNumbers {
+        /// When the feed's last day of service is over, UTC seconds; nil: no calendar.
+        var serviceEnd: Double?
+        /// nil: no trip followed (the rest is then unknown).
+        var trip: String?
+        var route: String?
+        /// Metres along the trip's line; nil before the first fix on it.
+        var distance: Double?
+        var nextStop: (sequence: Int, id: String, name: String)?
+        var offRoute: Bool
+        var atStop: Bool
+    }
 
     struct TileCacheNumbers {
         var decoded: Int
@@ -144,5 +159,32 @@ struct MetricsReport {
             text.gauge("pulsedot_map_tile_cache_capacity_tiles", help: "Tiles the tile cache can hold (cacheMegabytes).", value: Double(tiles.capacity))
             text.gauge("pulsedot_map_tile_cache_bytes", help: "Memory of the tile cache, allocated once at start.", value: Double(tiles.bytes))
         }
+        if let transit { Self.render(transit, into: &text) }
+    }
+
+    /// The trip and route are labels (one series per configured trip, as few as the vehicles'
+    /// schedules); the next stop's id and name label its sequence, so `pulsedot status` can say it.
+    static func render(_ transit: TransitNumbers, into text: inout MetricsText) {
+        // A timestamp rather than a count of days: Prometheus's base unit (promtool refuses
+        // "days"), and an alert reads `pulsedot_transit_service_end_timestamp_seconds - time()`.
+        if let serviceEnd = transit.serviceEnd {
+            text.gauge("pulsedot_transit_service_end_timestamp_seconds",
+                       help: "When the last day of service in the GTFS feed's calendar is over (the agency's midnight), in seconds since the Unix epoch.",
+                       value: serviceEnd)
+        }
+        guard let trip = transit.trip else { return }
+        let route = transit.route ?? ""
+        if let distance = transit.distance {
+            text.gauge("pulsedot_transit_distance_along_meters", help: "How far along the trip's line the vehicle is.",
+                       value: distance, labels: ["trip": trip, "route": route])
+        }
+        if let next = transit.nextStop {
+            text.gauge("pulsedot_transit_next_stop_sequence", help: "The next stop's stop_sequence in the trip; absent after the terminus.",
+                       value: Double(next.sequence), labels: ["trip": trip, "route": route, "stop_id": next.id, "stop": next.name])
+        }
+        text.gauge("pulsedot_transit_off_route", help: "1 while the vehicle is farther from the trip's line than offRouteMeters (or not yet on it), else 0.",
+                   value: transit.offRoute ? 1 : 0, labels: ["trip": trip, "route": route])
+        text.gauge("pulsedot_transit_at_stop", help: "1 while the vehicle stands at one of the trip's stops, else 0.",
+                   value: transit.atStop ? 1 : 0, labels: ["trip": trip, "route": route])
     }
 }

@@ -61,6 +61,8 @@ public final class RunDaemon {
     let brightness: BrightnessControl
     /// The display last driven (name, mode), for the metrics' info while none is.
     var lastDriven: (name: String, mode: String)?
+    /// The feed and trip, loaded off the loop, and the vehicle's progress along the trip.
+    let transit = TransitFollower()
 
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.
@@ -124,6 +126,7 @@ public final class RunDaemon {
         let now = waiting.now()
         log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), composition \(settings.display.composition.rawValue), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
+        transitConfigured()
         // Started inside a blanking span, the screen is not lit even for a moment.
         blankingDue(now: now)
         if !blanking.blanked { tryDisplay(now: now) }
@@ -146,6 +149,7 @@ public final class RunDaemon {
             if wakeup.hotplugReady { hotplugEvents(now: now) }
             if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
             source.tick(now: now)
+            transitDue()
             if wakeup.frameDue { frame() }
             presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
             metricsDue(now: now)
@@ -181,7 +185,9 @@ public final class RunDaemon {
         let damage = d.view.draw(at: now.seconds)
         if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
         do {
-            try d.present(damage, frame: d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds))
+            var stamp = d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds)
+            stamp.transit = transit.stamp
+            try d.present(damage, frame: stamp)
         } catch {
             lose("\(error)", now: now)
             return

@@ -13,6 +13,7 @@ extension RunDaemon {
         switch event {
         case .fix(let fix):
             lastFix = fix
+            transitFix(fix)
             guard let d = display.driven, let note = d.view.add(fix) else { return }
             say(note)
         case .log(let level, let text, let topic):

@@ -35,7 +35,8 @@ extension RunDaemon {
         } else {
             fps = formatNumber(settings.display.fps) + " fps set"
         }
-        return "\(output) · \(shownPhase.rawValue) · \(fps) · \(source.name)"
+        let transitPart = transitStatus.map { " · " + $0 } ?? ""
+        return "\(output) · \(shownPhase.rawValue) · \(fps) · \(source.name)\(transitPart)"
     }
 
     func sendStatus() {

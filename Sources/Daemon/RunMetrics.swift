@@ -57,7 +57,8 @@ extension RunDaemon {
             tiles: display.driven?.view.tiles.map {
                 MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)
-            })
+            },
+            transit: transit.metrics())
     }
 
     /// `[source]`'s kind as the metrics label it: a word from a fixed set, never the address or
@@ -82,6 +83,7 @@ extension RunDaemon {
             metricsFile.configure(settings.metrics, now: now)
             blankingAfterReload(now: now)
             brightness.configure(settings.display.brightness, now: now)
+            transitConfigured()
         } else {
             reloads.refused += 1
             reloads.lastTaken = false

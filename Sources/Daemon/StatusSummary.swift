@@ -50,12 +50,36 @@ public enum StatusSummary {
         if let gpsd { source += ", " + String(gpsd.map { $0 == "_" ? " " : $0 }) }
         source += ": \(count(m.value("pulsedot_gpsd_reconnects_total"))) reconnects, \(count(m.value("pulsedot_skipped_lines_total"))) skipped lines"
         lines.append(source)
+        if let transit = transitLine(m, written: written) { lines.append(transit) }
+        if let end = m.value("pulsedot_transit_service_end_timestamp_seconds"), end <= written {
+            warnings.append("the transit feed's service period is over: a current GTFS feed is needed ([transit] gtfs)")
+        }
         lines.append("reloads  \(count(m.value("pulsedot_reloads_total", ["result": "good"]))) taken, \(count(m.value("pulsedot_reloads_total", ["result": "refused"]))) refused")
         if m.value("pulsedot_config_last_reload_successful") == 0 {
             warnings.append("the last reload was refused: the configuration from before it still runs (journalctl -u pulsedot says why)")
         }
         if let start = m.value("pulsedot_start_time_seconds") { lines.append("up       \(duration(written - start)) when the file was written") }
         return (warnings.map { "WARNING: " + $0 } + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// "transit  trip T1 (route 7): next stop Dworzec (sequence 3), 1520 m along, at a stop"
+    static func transitLine(_ m: MetricsSamples, written: Double) -> String? {
+        let end = m.value("pulsedot_transit_service_end_timestamp_seconds")
+        // Whole days, the last one counted while any of it is left.
+        let service = end.map { e in e > written ? "; \(count(((e - written) / 86400).rounded(.up))) days of service left" : "; the feed's service is over" } ?? ""
+        guard let state = m.sample("pulsedot_transit_off_route") else {
+            return end == nil ? nil : "transit  no trip followed" + service
+        }
+        var line = "transit  trip \(state.labels["trip"] ?? "?") (route \(state.labels["route"] ?? "?"))"
+        if let next = m.sample("pulsedot_transit_next_stop_sequence") {
+            line += ": next stop \(next.labels["stop"] ?? "?") (sequence \(count(next.value)))"
+        } else {
+            line += ": no stop ahead"
+        }
+        if let along = m.value("pulsedot_transit_distance_along_meters") { line += ", \(count(along.rounded())) m along" }
+        if state.value == 1 { line += ", off route" }
+        if m.value("pulsedot_transit_at_stop") == 1 { line += ", at a stop" }
+        return line + service
     }
 
     /// Where to look when there is no live fix, from what gpsd's state tells apart: gpsd itself,

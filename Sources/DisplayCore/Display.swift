@@ -91,6 +91,27 @@ extension Display {
 /// The moment a presented frame shows, and what it shows: displays that keep a record of their
 /// frames (PNG files with `frames.jsonl`) write it down; panels ignore it. Plain values, so
 /// making one per frame costs a few stores.
+/// The transit state a frame was drawn in: the trip, its next stop, the progress along it.
+/// Immutable, replaced when a fix moves it on.
+public final class TransitStamp: Sendable {
+    public let trip: String
+    public let nextStopID: String?
+    public let nextStopName: String?
+    /// Metres along the trip's line; nil before the first fix on it.
+    public let distanceAlong: Double?
+    public let atStop: Bool
+    public let offRoute: Bool
+
+    public init(trip: String, nextStopID: String?, nextStopName: String?, distanceAlong: Double?, atStop: Bool, offRoute: Bool) {
+        self.trip = trip
+        self.nextStopID = nextStopID
+        self.nextStopName = nextStopName
+        self.distanceAlong = distanceAlong
+        self.atStop = atStop
+        self.offRoute = offRoute
+    }
+}
+
 public struct FrameStamp: Sendable {
     /// Seconds since the daemon started.
     public var sinceStart: Double
@@ -108,6 +129,9 @@ public struct FrameStamp: Sendable {
     public var accuracyRadiusPx: Double?
     /// The heading drawn, in degrees clockwise from north; nil: none.
     public var heading: Double?
+    /// Where the vehicle is on its trip; nil: no trip followed. A reference made once per fix,
+    /// so a frame only retains it: no String is built per frame.
+    public var transit: TransitStamp?
 
     public init(sinceStart: Double, monotonic: Double, state: String = "nofix", latitude: Double? = nil,
                 longitude: Double? = nil, x: Double? = nil, y: Double? = nil, accuracyRadiusPx: Double? = nil,

@@ -125,6 +125,15 @@ public final class PNGFrames: MemoryFrameDisplay, FrameRecorder {
             w.field("y", stamp.y)
             w.field("accuracyPx", stamp.accuracyRadiusPx)
             w.field("heading", stamp.heading)
+            // Only while a trip is followed: a record without transit keeps its shape.
+            if let transit = stamp.transit {
+                w.field("trip", transit.trip)
+                w.field("nextStopId", transit.nextStopID)
+                w.field("nextStop", transit.nextStopName)
+                w.field("distanceAlong", transit.distanceAlong)
+                w.field("atStop", transit.atStop)
+                w.field("offRoute", transit.offRoute)
+            }
         }
     }
 

@@ -27,3 +27,28 @@ public struct ServicePeriod: Equatable, Sendable {
     /// Today as days since 1970-01-01, by the UTC date (the agency's zone is the daemon's concern).
     public static func today(now: Double) -> Int { Int((now / 86400).rounded(.down)) }
 }
+
+extension ServicePeriod {
+    /// Days of service left at `instant` (UTC seconds) by the agency's own date there.
+    public func daysLeft(at instant: Int64, in zone: TimeZoneRules) -> Int {
+        daysLeft(today: CivilDay.day(fromDate: zone.date(at: instant)))
+    }
+
+    /// The agency's date at `instant` is after the last day of service (a trip past midnight of
+    /// the last day is still that day's; this only warns, the trip is shown all the same).
+    public func ended(at instant: Int64, in zone: TimeZoneRules) -> Bool { zone.date(at: instant) > last }
+
+    /// `summary(today:)` with today the agency's date at `instant`.
+    public func summary(at instant: Int64, in zone: TimeZoneRules) -> String {
+        summary(today: CivilDay.day(fromDate: zone.date(at: instant)))
+    }
+
+    /// When the last day of service is over: the origin of the service day after it (local
+    /// midnight but on a day whose clocks change), UTC seconds.
+    public func endInstant(in zone: TimeZoneRules) -> Int64 {
+        zone.serviceDayOrigin(CivilDay.date(fromDay: CivilDay.day(fromDate: last) + 1))
+    }
+
+    /// `2019-09-14`.
+    public var lastText: String { CivilDay.text(last) }
+}

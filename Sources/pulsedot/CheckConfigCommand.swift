@@ -1,5 +1,7 @@
 import Config
 import Daemon
+import Syscall
+import Transit
 
 // `pulsedot check-config [FILE] [--set KEY=VALUE ...]`: what `run` would do with a configuration
 // (the file, its drop-ins, the overrides), without running: exit 0 and the effective configuration
@@ -16,7 +18,10 @@ let checkConfigUsage = Usage(
     notes: """
         The drop-ins FILE.d/*.conf are read after the file, in the order of their names, a later value
         winning; --set applies last. Each value that a file or --set gave is preceded by a line
-        "# from FILE:LINE" or "# from --set". --keys-markdown takes nothing else. Exit 0 and the
+        "# from FILE:LINE" or "# from --set". With [transit] gtfs set, the feed's index is built in
+        [transit] cache as the daemon builds it (or reused, by the feed's hash), and the feed and the
+        trip are described in comments "# transit: ..."; a feed or trip that cannot be taken is a
+        warning, as the daemon runs without it. --keys-markdown takes nothing else. Exit 0 and the
         effective configuration, or exit 1 and the one-line error.
         """)
 
@@ -43,9 +48,34 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")
         for line in MapTileReport.lines(configuration.settings) { print("# \(line)") }
+        for line in transitReport(configuration.settings.transit) { print("# transit: \(line)") }
         return 0
     } catch {
         writeError("pulsedot: \(error)\n")
         return 1
+    }
+}
+
+/// The feed and the trip as the daemon would take them, as comments after the configuration:
+/// the index is built into the cache as the daemon would (or reused, by the feed's hash). A feed
+/// or trip that cannot be taken is said here and on stderr, yet the configuration is valid: the
+/// daemon runs without transit then.
+func transitReport(_ settings: TransitSettings) -> [String] {
+    guard let gtfs = settings.gtfs else { return [] }
+    let now = WallClock.now()
+    do throws(TransitError) {
+        let report = try TransitImporter.importFeed(at: gtfs, cacheDirectory: settings.cacheDirectory) { _ in }
+        var lines = ["index: \(report.path) (\(report.reused ? "already built for this feed" : "built now"))"]
+        lines += TransitSummary.feed(report.info, now: now)
+        if let choice = settings.trip {
+            let index = try TransitIndex(path: report.path)
+            lines += try TransitSummary.trip(try index.trip(choice), in: index, now: now)
+        } else {
+            lines.append("trip: none (no trip followed)")
+        }
+        return lines
+    } catch {
+        writeError("pulsedot: warning: transit: \(error); the daemon would run without it\n")
+        return ["cannot be taken: \(error)"]
     }
 }

@@ -91,37 +91,11 @@ private func failed(_ message: String) -> Int32 {
 }
 
 private func describe(_ info: TransitIndex.Info) -> String {
-    var text = ""
-    for agency in info.agencies { text += "agency: \(agency.name) (\(agency.timezone))\n" }
-    text += "routes: \(info.routes)\ntrips: \(info.trips)\nstops: \(info.stops)\n"
-    text += "stop_times: \(info.stopTimes) (\(info.untimedStopTimes) without times)\n"
-    text += "shapes: \(info.shapes) (\(info.shapePoints) points)\nfrequencies: \(info.frequencies)\n"
-    if let service = info.service {
-        text += service.summary(today: ServicePeriod.today(now: WallClock.now())) + "\n"
-    } else {
-        text += "service: no day in calendar.txt or calendar_dates.txt\n"
-    }
-    text += "rows skipped: \(info.skipped)\n"
-    return text
+    TransitSummary.feed(info, now: WallClock.now()).map { $0 + "\n" }.joined()
 }
 
-/// The trip as the daemon would show it, and whether its calendar has it on today's service day
-/// in the agency's zone (it is shown either way; this is what check-config warns about).
 private func describe(_ trip: Trip, in index: TransitIndex) throws(TransitError) -> String {
-    func clock(_ seconds: Int?) -> String { seconds.map { TripChoice.clock($0) } ?? "no time" }
-    let route = [trip.route.shortName, trip.route.longName].compactMap { $0 }.joined(separator: " – ")
-    var text = "trip: \(trip.tripID)\(trip.runStart.map { "@" + TripChoice.clock($0) } ?? "") (route \(route))\n"
-    text += "destination: \(trip.destination)\n"
-    if let first = trip.stops.first, let last = trip.stops.last {
-        text += "stops: \(trip.stops.count), first \(first.stopID) \(first.name) \(clock(first.departure)), "
-        text += "last \(last.stopID) \(last.name) \(clock(last.arrival))\n"
-    }
-    let placement = trip.placement == .shapeDistTraveled ? "stops by shape_dist_traveled" : "stops matched to it in order"
-    text += "line: \(trip.shapeID ?? "from stop to stop"), \(Int(trip.line.length.rounded())) m, \(placement)\n"
-    let zone = try TimeZoneRules.load(trip.timeZone)
-    let day = try index.serviceDay(of: trip, at: Int64(WallClock.now()), in: zone)
-    text += "runs today: \(day.runs ? "yes" : "no") (service day \(day.dateText) in \(trip.timeZone))\n"
-    return text
+    try TransitSummary.trip(trip, in: index, now: WallClock.now()).map { $0 + "\n" }.joined()
 }
 
 private func sizeText(_ path: String) -> String {

@@ -1,5 +1,6 @@
 @testable import Compositor
 @testable import Daemon
+import DisplayCore
 import Foundation
 @testable import Geo
 import LocationDot
@@ -99,6 +100,15 @@ final class RunPartsTests: XCTestCase {
         let none = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: ViewOffset(x: 0, y: 0))
         XCTAssertEqual(PNGFrames.jsonLine(file: "frame-000001.png", stamp: none.stamp(sinceStart: 0.25, monotonic: 9)),
                        #"{"file":"frame-000001.png","t":0.25,"state":"nofix","lat":null,"lon":null,"x":null,"y":null,"accuracyPx":null,"heading":null}"#)
+    }
+
+    func testFramesLineCarriesTheTripWhileOneIsFollowed() {
+        let none = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: ViewOffset(x: 0, y: 0))
+        var stamp = none.stamp(sinceStart: 1, monotonic: 9)
+        stamp.transit = TransitStamp(trip: "T1", nextStopID: "C", nextStopName: "Dworzec \"Fabryczna\"", distanceAlong: 812.5, atStop: true, offRoute: false)
+        XCTAssertEqual(PNGFrames.jsonLine(file: "frame-000002.png", stamp: stamp),
+                       #"{"file":"frame-000002.png","t":1.0,"state":"nofix","lat":null,"lon":null,"x":null,"y":null,"accuracyPx":null,"heading":null,"#
+                       + #""trip":"T1","nextStopId":"C","nextStop":"Dworzec \"Fabryczna\"","distanceAlong":812.5,"atStop":true,"offRoute":false}"#)
     }
 
     func testPNGFramesWritesAtItsCadenceAndExtraFramesOnRequest() throws {

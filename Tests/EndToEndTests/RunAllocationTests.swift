@@ -7,7 +7,7 @@ import XCTest
 /// (`output = none`, the hidden `--frames N`) under valgrind (`HeapCount`), and the heap's total
 /// allocation count must be the same for both — every frame past the first N added none.
 final class RunAllocationTests: XCTestCase {
-    private func allocations(frames: Int, extra: [String] = []) throws -> Int {
+    private func allocations(frames: Int, extra: [String] = [], said: String? = nil) throws -> Int {
         let binary = try TestEnvironment.pulsedotBinary()
         let dir = try TestEnvironment.temporaryDirectory("run-alloc")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -23,6 +23,7 @@ final class RunAllocationTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("\(frames) frames drawn (--frames): stopping"), run.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path + "/pulsedot.prom"), "the metrics file was written: \(run.stderr)")
+        if let said { XCTAssertTrue(run.stderr.contains(said), "\(said): \(run.stderr)") }
         return run.allocations
     }
 
@@ -84,6 +85,31 @@ final class RunAllocationTests: XCTestCase {
         let twice = try allocations(frames: 2 * n, extra: extra)
         // The tile worker is a second thread: ±1 between runs measured, whatever the frame count.
         // An allocation per frame would add hundreds, one per tile dozens.
+        assertNoAllocationPerFrame(once, twice, n)
+    }
+
+    func testFramesFollowingATripAllocateNothing() throws {
+        try requireValgrind()
+        // The Fortaleza feed's index built beforehand, as on a depot machine: the daemon's worker
+        // only hashes the feed and loads the trip; the fixed position is the trip's first stop.
+        let dir = try TestEnvironment.temporaryDirectory("run-alloc-transit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = TransitImportTests.feed, trip = "D804-T01V01B01-I", cache = dir.path + "/cache"
+        let built = try runProgram(try TestEnvironment.pulsedotBinary(), ["transit", "import", feed, "--cache", cache], timeout: 120)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        let times = try runProgram("/usr/bin/unzip", ["-p", feed, "stop_times.txt"]).stdout.split(whereSeparator: \.isNewline)
+        let first = try XCTUnwrap(times.first { $0.hasPrefix(trip + ",") && $0.split(separator: ",", omittingEmptySubsequences: false)[4] == "1" })
+        let stopID = first.split(separator: ",", omittingEmptySubsequences: false)[3]
+        let stop = try XCTUnwrap(try runProgram("/usr/bin/unzip", ["-p", feed, "stops.txt"]).stdout.split(whereSeparator: \.isNewline)
+            .first { $0.hasPrefix(stopID + ",") })
+        // stop_lat and stop_lon are the 8th and 7th fields from the end (a name may hold commas).
+        let fields = stop.split(separator: ",", omittingEmptySubsequences: false)
+        let position = "\(fields[fields.count - 8]),\(fields[fields.count - 7])"
+        let extra = ["--set", "transit.gtfs=\(feed)", "--set", "transit.trip=\(trip)", "--set", "transit.cache=\(cache)",
+                     "--set", "source.position=\(position)"]
+        let n = 300
+        let once = try allocations(frames: n, extra: extra, said: "transit: trip \(trip)")
+        let twice = try allocations(frames: 2 * n, extra: extra, said: "transit: trip \(trip)")
         assertNoAllocationPerFrame(once, twice, n)
     }
 

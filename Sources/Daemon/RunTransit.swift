@@ -1,0 +1,105 @@
+import Config
+import Location
+import Positioning
+import Syscall
+import Systemd
+import Transit
+
+/// Transit in the loop: the feed and the trip loaded on a worker at start and when a reload
+/// changes them, each fix placed on the trip, what happens said once in the log.
+extension RunDaemon {
+    /// Asks for the configured feed and trip when they differ from those asked before.
+    func transitConfigured() {
+        guard transit.needsLoad(settings.transit) else { return }
+        guard let request = transit.begin(settings.transit) else {
+            if let trip = settings.transit.trip { log.warning("transit: trip \(trip) is set but no feed ([transit] gtfs): no trip followed") }
+            return
+        }
+        log.info("transit: loading \(request.gtfs) (index in \(request.cacheDirectory))" + (request.trip.map { ", trip \($0)" } ?? ""))
+        let handover = transit.handover
+        let now = environment.wallClock()
+        let submitted = environment.runTransitJob { TransitLoader.run(request, now: now, to: handover) }
+        if !submitted { log.error("transit: no worker thread to import the feed on: transit is off until a reload") }
+    }
+
+    /// Takes what the worker posted; one atomic load when nothing was.
+    func transitDue() {
+        guard transit.handover.hasMessages else { return }
+        transit.handover.take(into: &transit.messages)
+        for message in transit.messages {
+            switch message {
+            case .progress(let g, let line):
+                if transit.isCurrent(g) { log.info("transit: " + line) }
+            case .failed(let g, let text):
+                if transit.isCurrent(g) { log.error("transit: \(text); the dot is drawn without it") }
+            case .loaded(let g, let loaded):
+                if transit.isCurrent(g) { transitLoaded(loaded) }
+            }
+        }
+        transit.messages.removeAll(keepingCapacity: true)
+    }
+
+    private func transitLoaded(_ loaded: TransitLoaded) {
+        transit.take(loaded, settings: settings.transit)
+        let wall = environment.wallClock()
+        let agency = loaded.info.agencies.first.map { "\($0.name), " } ?? ""
+        let service = loaded.info.service.map { $0.summary(at: Int64(wall.rounded(.down)), in: loaded.zone) } ?? "no service days in the feed"
+        log.info("transit: index \(loaded.indexPath) \(loaded.reused ? "reused" : "built"): \(agency)\(loaded.info.routes) routes, \(loaded.info.trips) trips; \(service)")
+        if let trip = loaded.trip {
+            log.notice("transit: trip \(trip.tripID) (route \(TransitSummary.routeName(trip.route))) to \(trip.destination), \(trip.stops.count) stops")
+            if let day = loaded.day, !day.runs {
+                log.warning("transit: trip \(trip.tripID) does not run on service day \(day.dateText) by its calendar; it is followed all the same")
+            }
+        } else if settings.transit.trip == nil {
+            log.info("transit: no trip set ([transit] trip): the feed is loaded, no trip followed")
+        }
+        transitPeriodCheck(wall: wall)
+        // A fix that came while the trip loaded places the vehicle now, not at the next fix.
+        if let lastFix { transitFix(lastFix) }
+        sendStatus()
+    }
+
+    /// Warns once when the feed's service period is over (looked at once a minute at most).
+    func transitPeriodCheck(wall: Double) {
+        guard let loaded = transit.loaded, !transit.warnedEnded, wall >= transit.nextPeriodCheck else { return }
+        transit.nextPeriodCheck = wall + 60
+        let instant = Int64(wall.rounded(.down))
+        if let period = loaded.info.service {
+            guard period.ended(at: instant, in: loaded.zone) else { return }
+            log.warning("transit: the feed's service period ended on \(period.lastText): the trip is still followed; a current feed is needed")
+        } else {
+            log.warning("transit: the feed names no day of service: the trip is followed all the same")
+        }
+        transit.warnedEnded = true
+    }
+
+    /// One fix on the trip: its events said, one line each.
+    func transitFix(_ fix: Fix) {
+        let before = transit.nextStop?.sequence
+        guard let update = transit.update(RouteProgress.Fix(latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed,
+                                                           time: fix.receivedAt.seconds)),
+              let trip = transit.loaded?.trip else { return }
+        for event in update.events { log.notice("transit: " + describe(event, trip: trip, update: update)) }
+        transitPeriodCheck(wall: environment.wallClock())
+        if transit.nextStop?.sequence != before { sendStatus() }
+    }
+
+    private func describe(_ event: RouteProgress.Event, trip: Trip, update: RouteProgress.Update) -> String {
+        func stop(_ i: Int) -> String { "\(trip.stops[i].name) (stop \(i + 1) of \(trip.stops.count))" }
+        switch event {
+        case .arrived(let i): return "arrived at \(stop(i))"
+        case .departed(let i): return "departed from \(stop(i))"
+        case .passed(let i): return "passed \(stop(i)) without stopping"
+        case .offRoute:
+            let away = update.offset.map { "\(Int($0.rounded())) m" } ?? "far"
+            return "off route (\(away) from line \(trip.route.shortName ?? trip.route.routeID))"
+        case .backOnRoute: return "back on route"
+        }
+    }
+
+    /// For the STATUS line: the next stop's name, when a trip is followed and one is ahead.
+    var transitStatus: String? {
+        guard let next = transit.nextStop else { return nil }
+        return "next stop " + next.name
+    }
+}

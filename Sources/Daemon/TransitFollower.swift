@@ -1,0 +1,113 @@
+import Config
+import DisplayCore
+import Transit
+
+/// The loop's side of transit: what was asked of the worker, what came back, and where the
+/// vehicle is on its trip, fix by fix. Lives on the loop's thread only.
+final class TransitFollower {
+    let handover = TransitHandover()
+    /// The load asked last; nil: `[transit] gtfs` is none.
+    private(set) var request: TransitRequest?
+    private var generation = 0
+    private(set) var loaded: TransitLoaded?
+    private(set) var progress: RouteProgress?
+    private(set) var lastUpdate: RouteProgress.Update?
+    /// Said once per load: the service period is over.
+    var warnedEnded = false
+    /// The next wall-clock second the service period is looked at again.
+    var nextPeriodCheck = 0.0
+    /// Reused between takes, so looking costs no allocation.
+    var messages: [TransitMessage] = []
+    /// The frames' record of the trip, made when a fix or a load changes it, never per frame.
+    private(set) var stamp: TransitStamp?
+    /// Off-route distance to report with the event (the fix's offset when the state changed).
+    private(set) var offsetAtChange: Double?
+
+    /// The request `settings` make; nil when there is no feed.
+    static func request(for settings: TransitSettings) -> TransitRequest? {
+        guard let gtfs = settings.gtfs else { return nil }
+        return TransitRequest(gtfs: gtfs, trip: settings.trip, cacheDirectory: settings.cacheDirectory)
+    }
+
+    /// Whether `settings` ask for another load than the one under way or done.
+    func needsLoad(_ settings: TransitSettings) -> Bool {
+        let wanted = Self.request(for: settings)
+        switch (wanted, request) {
+        case (nil, nil): return false
+        case (let w?, let r?): return !w.sameLoad(r)
+        default: return true
+        }
+    }
+
+    /// Forgets the trip and starts counting a new load; returns the request with its generation.
+    func begin(_ settings: TransitSettings) -> TransitRequest? {
+        generation += 1
+        loaded = nil
+        progress = nil
+        lastUpdate = nil
+        stamp = nil
+        warnedEnded = false
+        nextPeriodCheck = 0
+        request = Self.request(for: settings).map { r in
+            var r = r
+            r.generation = generation
+            return r
+        }
+        return request
+    }
+
+    func isCurrent(_ messageGeneration: Int) -> Bool { request != nil && messageGeneration == generation }
+
+    func take(_ new: TransitLoaded, settings: TransitSettings) {
+        loaded = new
+        if let trip = new.trip {
+            var s = RouteProgress.Settings()
+            s.offRouteMeters = settings.offRouteMeters
+            progress = RouteProgress(trip: trip, settings: s)
+        }
+        restamp()
+    }
+
+    /// A fix for the trip; nil while no trip is loaded.
+    func update(_ fix: RouteProgress.Fix) -> RouteProgress.Update? {
+        guard var p = progress else { return nil }
+        let update = p.update(fix)
+        progress = p
+        if update.offRoute != (lastUpdate?.offRoute ?? false) || offsetAtChange == nil { offsetAtChange = update.offset }
+        lastUpdate = update
+        restamp()
+        return update
+    }
+
+    private func restamp() {
+        guard let trip = loaded?.trip else {
+            stamp = nil
+            return
+        }
+        let next = nextStop
+        stamp = TransitStamp(trip: trip.tripID, nextStopID: next?.stopID, nextStopName: next?.name, distanceAlong: lastUpdate?.distance,
+                             atStop: lastUpdate?.atStop != nil, offRoute: lastUpdate?.offRoute ?? false)
+    }
+
+    /// The next stop, when a trip is followed and one is ahead.
+    var nextStop: Trip.Stop? {
+        guard let trip = loaded?.trip else { return nil }
+        let index = lastUpdate.map { $0.nextStop } ?? progress?.nextStop
+        guard let index else { return nil }
+        return trip.stops[index]
+    }
+
+    /// What the metrics file says about transit.
+    func metrics() -> MetricsReport.TransitNumbers? {
+        guard let loaded else { return nil }
+        let end = loaded.info.service.map { Double($0.endInstant(in: loaded.zone)) }
+        guard let trip = loaded.trip else {
+            return MetricsReport.TransitNumbers(serviceEnd: end, trip: nil, route: nil, distance: nil, nextStop: nil,
+                                                offRoute: false, atStop: false)
+        }
+        let next = nextStop.map { (sequence: $0.sequence, id: $0.stopID, name: $0.name) }
+        return MetricsReport.TransitNumbers(serviceEnd: end, trip: trip.tripID, route: trip.route.shortName ?? trip.route.routeID,
+                                            distance: lastUpdate?.distance, nextStop: next,
+                                            offRoute: lastUpdate?.offRoute ?? false, atStop: lastUpdate?.atStop != nil)
+    }
+}

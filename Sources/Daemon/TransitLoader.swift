@@ -1,0 +1,117 @@
+import Config
+import Synchronization
+import Syscall
+import Transit
+
+/// What the loop asks for: the feed imported (or its index reused, by the feed's hash) and the
+/// trip loaded, away from the frame loop.
+struct TransitRequest: Sendable, Equatable {
+    var gtfs: String
+    var trip: TripChoice?
+    var cacheDirectory: String
+    /// Tells a load's messages from those of one a reload replaced.
+    var generation: Int = 0
+
+    /// What must change for the feed or the trip to be loaded again (the generation does not).
+    func sameLoad(_ other: TransitRequest) -> Bool {
+        gtfs == other.gtfs && trip == other.trip && cacheDirectory == other.cacheDirectory
+    }
+}
+
+/// A load that succeeded: the feed's summary and, when a trip is set, the trip with the service
+/// day it runs on now.
+struct TransitLoaded: Sendable {
+    var indexPath: String
+    var reused: Bool
+    var info: TransitIndex.Info
+    /// The agency's zone: the service days and the days left are counted in it.
+    var zone: TimeZoneRules
+    var trip: Trip?
+    /// The trip's service day at the moment of loading; nil without a trip.
+    var day: TransitIndex.TripDay?
+}
+
+enum TransitMessage: Sendable {
+    case progress(generation: Int, String)
+    case loaded(generation: Int, TransitLoaded)
+    case failed(generation: Int, String)
+}
+
+/// Messages from the transit job to the loop. The loop looks every iteration with one atomic
+/// load; the lock is taken only to append a message or to move them out, never across a frame.
+final class TransitHandover: Sendable {
+    private let waiting = Atomic<Int>(0)
+    private let messages = Mutex<[TransitMessage]>([])
+
+    func post(_ message: TransitMessage) {
+        messages.withLock { (m: inout [TransitMessage]) in
+            m.append(message)
+            waiting.add(1, ordering: .releasing)
+        }
+    }
+
+    var hasMessages: Bool { waiting.load(ordering: .acquiring) > 0 }
+
+    /// Moves the messages into `out` (emptied first, its storage kept).
+    func take(into out: inout [TransitMessage]) {
+        out.removeAll(keepingCapacity: true)
+        messages.withLock { (m: inout [TransitMessage]) in
+            out.append(contentsOf: m)
+            waiting.subtract(m.count, ordering: .releasing)
+            m.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+enum TransitLoader {
+    /// The job: runs on the transit worker (or inline in tests), posts progress as it goes and
+    /// the outcome last. `now`: seconds since the epoch, for the trip's service day.
+    static func run(_ request: TransitRequest, now: Double, to handover: TransitHandover) {
+        let generation = request.generation
+        do throws(TransitError) {
+            let loaded = try load(request, now: now) { line in handover.post(.progress(generation: generation, line)) }
+            handover.post(.loaded(generation: generation, loaded))
+        } catch {
+            handover.post(.failed(generation: generation, error.description))
+        }
+    }
+
+    static func load(_ request: TransitRequest, now: Double, progress: @escaping (String) -> Void) throws(TransitError) -> TransitLoaded {
+        // The importer checks the free space before it writes and reuses an index built for the
+        // same feed bytes, so a restart costs one hash of the feed.
+        let report = try TransitImporter.importFeed(at: request.gtfs, cacheDirectory: request.cacheDirectory, progress: progress)
+        let index = try TransitIndex(path: report.path)
+        let info = report.info
+        var trip: Trip?
+        var day: TransitIndex.TripDay?
+        let zoneName: String
+        if let choice = request.trip {
+            let t = try index.trip(choice)
+            zoneName = t.timeZone
+            trip = t
+        } else {
+            zoneName = info.agencies.first?.timezone ?? "UTC"
+        }
+        let zone = try TimeZoneRules.load(zoneName)
+        if let trip { day = try index.serviceDay(of: trip, at: Int64(now.rounded(.down)), in: zone) }
+        return TransitLoaded(indexPath: report.path, reused: report.reused, info: info, zone: zone, trip: trip, day: day)
+    }
+}
+
+/// The thread transit jobs run on, started by the first one. Never closed: an import under way
+/// must not hold up a stop; let go, the thread ends after its job.
+public final class TransitWorker {
+    private var worker: WorkerThread?
+
+    public init() {}
+
+    public func run(_ job: @escaping @Sendable () -> Void) -> Bool {
+        do throws(SyscallError) {
+            if worker == nil { worker = try WorkerThread(name: "transit") }
+        } catch {
+            return false
+        }
+        do { try worker?.submit(job) } catch { return false }
+        return true
+    }
+}

@@ -1,0 +1,49 @@
+@testable import Config
+import Foundation
+import TestSupport
+import XCTest
+
+/// `[transit] trip`, `offRouteMeters` and `cache`: read, shown back, and refused in one line
+/// naming the file, the line and the key.
+final class ConfigTransitKeysTests: XCTestCase, ConfigFileTesting {
+    let file = "/etc/pulsedot/transit.conf"
+
+    func testTripForms() throws {
+        XCTAssertNil(Settings().transit.trip)
+        XCTAssertNil(try settings("transit.trip=none").transit.trip)
+        let plain = try XCTUnwrap(try settings("transit.trip=T1").transit.trip)
+        XCTAssertEqual(plain.tripID, "T1")
+        XCTAssertNil(plain.start)
+        let run = try XCTUnwrap(try settings("transit.trip=F@1@25:10:00").transit.trip)
+        XCTAssertEqual(run.tripID, "F@1", "the time follows the last @")
+        XCTAssertEqual(run.start, 25 * 3600 + 600)
+        var s = Settings()
+        try s.set("transit.trip=T9@06:30:00")
+        try assertShownValuesReadBack(s)
+        XCTAssertEqual(SettingsTable.key(section: "transit", name: "trip")?.defaultText, "none")
+    }
+
+    func testABadTripNamesFileLineAndKey() {
+        assertError("[transit]\n\ntrip = T1@soon\n",
+                    "\(file):3: transit.trip = T1@soon: the start after '@' is not a time HH:MM:SS: 'soon'")
+        assertError("[transit]\ntrip = @08:00:00\n", "\(file):2: transit.trip = @08:00:00: no trip_id before '@'")
+        assertSetError("transit.trip=", "transit.trip = : empty: a trip_id is needed (TRIP_ID or TRIP_ID@HH:MM:SS)")
+    }
+
+    func testOffRouteMeters() throws {
+        XCTAssertEqual(Settings().transit.offRouteMeters, 50)
+        XCTAssertEqual(try settings("transit.offRouteMeters=120").transit.offRouteMeters, 120)
+        assertError("[transit]\noffRouteMeters = 2\n", "\(file):2: transit.offRouteMeters = 2: out of range (5 ≤ value ≤ 1000, in metres)")
+        assertError("[transit]\noffRouteMeters = far\n", "\(file):2: transit.offRouteMeters = far: not a number (allowed: 5 ≤ value ≤ 1000, in metres)")
+    }
+
+    func testCache() throws {
+        XCTAssertNil(Settings().transit.cache)
+        XCTAssertEqual(try settings("transit.cache=/srv/gtfs").transit.cacheDirectory, "/srv/gtfs")
+        XCTAssertNil(try settings("transit.cache=auto").transit.cache)
+        // Relative to the configuration file's folder, like every path.
+        let c = try Configuration.parse("[transit]\ncache = idx\n", file: "/etc/pulsedot/site.conf")
+        XCTAssertEqual(c.settings.transit.cache, "/etc/pulsedot/idx")
+        assertSetError("transit.cache=", "transit.cache = : empty path (expected a folder, or auto)")
+    }
+}
