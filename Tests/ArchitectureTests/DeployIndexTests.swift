@@ -34,4 +34,27 @@ final class DeployIndexTests: XCTestCase {
             XCTAssertTrue(listed, "deploy/\(script) has no line in deploy/README.md's index (nor does a folder holding it)")
         }
     }
+
+    /// deploy/test runs the suites that use the Embedded builds in the second process, beside the
+    /// rest: one that used them from the main process would build the same architecture into the
+    /// same folder at the same time (and, with build-embedded's lock, build it twice).
+    func testEverySuiteUsingTheEmbeddedBuildsRunsBesideTheRest() throws {
+        let root = TestEnvironment.packageRoot
+        let script = try String(contentsOf: root.appendingPathComponent("deploy/test"), encoding: .utf8)
+        let line = try XCTUnwrap(script.split(separator: "\n").first { $0.hasPrefix("beside=(") }, "no beside=(…) in deploy/test")
+        let beside = Set(line.dropFirst("beside=(".count).prefix { $0 != ")" }.split(separator: " ").map(String.init))
+        let folder = root.appendingPathComponent("Tests/EndToEndTests")
+        var users: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            guard text.contains("EmbeddedBinaries.") else { continue }
+            for declaration in text.split(separator: "\n") where declaration.hasPrefix("final class ") && declaration.contains("XCTestCase") {
+                users.append(String(declaration.dropFirst("final class ".count).prefix { $0 != ":" && $0 != " " }))
+            }
+        }
+        XCTAssertFalse(users.isEmpty, "no test class uses EmbeddedBinaries")
+        for user in users.sorted() {
+            XCTAssertTrue(beside.contains(user), "\(user) uses the Embedded builds but deploy/test runs it in the main process")
+        }
+    }
 }
