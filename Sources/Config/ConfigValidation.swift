@@ -1,6 +1,7 @@
 extension Configuration {
     /// What no single line can check, after the file and the overrides: the map's two forms must
-    /// not be mixed, and a headless output cannot write frames faster than it draws them. Errors
+    /// not be mixed, a trip needs its feed, and a headless output cannot write frames faster than
+    /// it draws them. Errors
     /// name the line of the key at fault (the one that was set, when only one of a pair was).
     public static func validate(_ s: inout Settings) throws(SettingError) {
         let given = s
@@ -28,6 +29,9 @@ extension Configuration {
         }
         if s.display.brightness.dim != nil, !s.display.brightness.isActive {
             throw fail("display.dim", "dimming needs brightness = PERCENT or ambient: the level the backlight goes back to after the spans")
+        }
+        if s.transit.trip != nil, s.transit.gtfs == nil {
+            throw fail("transit.trip", "a trip is one of a feed's: set gtfs = PATH too (or trip = none)")
         }
         if case .png = s.display.output, s.display.pngFps > s.display.fps {
             let problem = "pngFps (\(formatNumber(s.display.pngFps))) is above fps (\(formatNumber(s.display.fps))): frames cannot be written faster than they are drawn"

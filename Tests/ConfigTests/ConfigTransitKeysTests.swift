@@ -30,6 +30,17 @@ final class ConfigTransitKeysTests: XCTestCase, ConfigFileTesting {
         assertSetError("transit.trip=", "transit.trip = : empty: a trip_id is needed (TRIP_ID or TRIP_ID@HH:MM:SS)")
     }
 
+    func testATripWithoutItsFeedIsRefused() throws {
+        assertError("[transit]\ntrip = T1\n", "\(file):2: transit.trip = T1: a trip is one of a feed's: set gtfs = PATH too (or trip = none)")
+        let dir = try TestEnvironment.temporaryDirectory("trip-feed")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let feed = dir.appendingPathComponent("feed.zip")
+        try Data("PK".utf8).write(to: feed)
+        let both = try Configuration.parse("[transit]\ngtfs = \(feed.path)\ntrip = T1\n", file: file, overrides: [])
+        XCTAssertEqual(both.settings.transit.trip?.tripID, "T1")
+        XCTAssertNil(try Configuration.parse("[transit]\ntrip = none\n", file: file, overrides: []).settings.transit.trip)
+    }
+
     func testOffRouteMeters() throws {
         XCTAssertEqual(Settings().transit.offRouteMeters, 50)
         XCTAssertEqual(try settings("transit.offRouteMeters=120").transit.offRouteMeters, 120)
