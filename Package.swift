@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The base of the in-memory displays the tests of Scene, Outputs and Daemon drive.
         .target(name: "DisplayDoubles", dependencies: ["DisplayCore", "Raster"], path: "Tests/DisplayDoubles"),
-        .testTarget(name: "RasterTests", dependencies: ["Raster"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"]),
         .testTarget(name: "LocationDotTests", dependencies: ["LocationDot", "Raster"]),
         .testTarget(name: "CompositorTests", dependencies: ["Compositor", "LocationDot", "Raster"]),
         .testTarget(name: "PNGTests", dependencies: ["PNG", "Raster"]),

@@ -1,4 +1,5 @@
 import Raster
+import TestSupport
 import XCTest
 
 /// The thick polyline: coverage from the distance to the nearest segment, round joins and caps,
@@ -237,21 +238,5 @@ final class PolylineTests: XCTestCase {
         }
         XCTAssertEqual(Fixed.roundedRoot(20), 4)
         XCTAssertEqual(Fixed.roundedRoot(21), 5)
-    }
-}
-
-/// A small deterministic generator (the tests' random clips and lines are the same every run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func double(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

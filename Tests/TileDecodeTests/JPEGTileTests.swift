@@ -1,4 +1,5 @@
 import Raster
+import TestSupport
 import TileDecode
 import XCTest
 
@@ -129,18 +130,5 @@ final class JPEGTileTests: XCTestCase {
         XCTAssertThrowsError(try TileDecoder(tileSize: .px512, background: .white).decode(small, into: TileFixtures.slot(.px512))) { error in
             XCTAssertEqual("\(error)", "tile is 256x256, expected 512x512")
         }
-    }
-}
-
-/// A small seeded generator, so "random" bytes are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

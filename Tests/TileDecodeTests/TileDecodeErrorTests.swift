@@ -1,5 +1,6 @@
 import PNG
 import Raster
+import TestSupport
 import TileDecode
 import Tiles
 import XCTest
