@@ -185,7 +185,7 @@ public final class SceneView {
             renderer.invalidate()
             renderer.render(nil, centerX: 0, centerY: 0)
         }
-        return renderer.canvas.buffer
+        return renderer.wholeCanvas()
     }
 
     /// Whether `takeNotes` has lines for the log (checked each frame; the lines are rare).
