@@ -91,6 +91,14 @@ extension Settings {
 
     /// The current value of `key` as it would be written in a configuration file.
     public func value(of key: SettingKey) -> String { key.show(self) }
+
+    /// `problem` with the key `qualified` (as `--set` writes it) where it was set: its file and
+    /// line, or `--set`. For checks made after parsing, by Config and by the users of the files
+    /// the settings name, so every refusal reads the same.
+    public func failure(_ qualified: String, _ problem: String) -> SettingError {
+        let key = SettingsTable.keys.first { $0.qualifiedName == qualified }!
+        return SettingError(key: qualified, value: value(of: key), problem: problem, origin: origins[qualified] ?? .commandLine)
+    }
 }
 
 extension Settings {

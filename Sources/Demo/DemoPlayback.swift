@@ -146,7 +146,10 @@ final class DemoPlayer {
     let view: SceneView
     private var replay: ReplaySource
 
-    init(settings: Settings, width: Int, height: Int, physicalHeight: Int) throws(DemoError) {
+    init(settings given: Settings, width: Int, height: Int, physicalHeight: Int) throws(DemoError) {
+        var settings = given
+        let files: MapFiles
+        do { files = try MapFiles.open(&settings) } catch { throw DemoError(error) }
         guard case .replay(let path) = settings.source.source else {
             throw DemoError(description: "the demo needs its replay")
         }
@@ -154,7 +157,7 @@ final class DemoPlayer {
         do { log = try ReplayLog.load(path: path) } catch { throw DemoError(error) }
         replay = ReplaySource(log: log, speed: settings.source.replaySpeed, start: MonotonicInstant(nanoseconds: 0))
         do {
-            view = try SceneView(settings: settings, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
+            view = try SceneView(settings: settings, files: files, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
                                  map: nil, staleAfter: settings.source.staleAfter, center: nil, waitForTiles: true)
         } catch { throw DemoError(error) }
     }

@@ -1,5 +1,6 @@
 import Config
 import Daemon
+import Scene
 import Syscall
 import Transit
 
@@ -44,10 +45,13 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         return 0
     }
     do {
-        let configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
+        var configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
+        // The map's files are opened as the daemon opens them, so what it would refuse is refused
+        // here, and what they decide (a tiled map's zoom) is shown.
+        let files = try MapFiles.open(&configuration.settings)
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")
-        for line in MapTileReport.lines(configuration.settings) { print("# \(line)") }
+        for line in MapTileReport.lines(configuration.settings, files) { print("# \(line)") }
         for line in transitReport(configuration.settings.transit) { print("# transit: \(line)") }
         return 0
     } catch {
