@@ -23,7 +23,8 @@ public struct DotSettings: Sendable {
     public var style = DotStyle()
     /// Pixels per point; nil: chosen from the display (1 below 720 lines, 2 from 720, 3 from 1440).
     public var scale: Double? = nil
-    /// Where `style.image` / `style.headingImage` were read from (for check-config's listing).
+    /// The PNGs `style.image` and `style.headingImage` are decoded from, by the users of the
+    /// settings (`DotImages.load` in Scene); parsing leaves those two nil.
     public var imagePath: String? = nil
     public var headingImagePath: String? = nil
     /// Above this horizontal error (metres) the halo is hidden; 0 = never hide.

@@ -72,8 +72,8 @@ public final class RunDaemon {
         HeapPolicy.returnLargeBuffersWhenFreed()
         log.level = configuration.settings.log.level
         for note in configuration.notes { log.notice(note) }
-        // The map's files first: a tile set that cannot be taken stops the start at once, in the
-        // same line check-config gives, rather than after waiting for a display.
+        // The files the settings name first: a tile set that cannot be taken stops the start at
+        // once, in the same line check-config gives, rather than after waiting for a display.
         var settled = configuration
         do { map = try Self.loadMap(&settled.settings, log: log) } catch { throw SetupError(error) }
         self.configuration = settled
@@ -114,10 +114,11 @@ public final class RunDaemon {
         var image: MapImage?
     }
 
-    /// Opens the map's files (settling what they decide in `settings`, such as a tiled map's
-    /// zoom) and decodes the image.
+    /// Decodes the dot's images into `settings`, opens the map's files (settling what they
+    /// decide there, such as a tiled map's zoom) and decodes the map image.
     static func loadMap(_ settings: inout Settings, log: Journal) throws(SetupError) -> OpenedMap {
         let files: MapFiles
+        do { try DotImages.load(&settings) } catch { throw SetupError(error) }
         do { files = try MapFiles.open(&settings) } catch { throw SetupError(error) }
         guard let path = settings.map.imagePath else { return OpenedMap(files: files, image: nil) }
         let image: MapImage

@@ -101,11 +101,12 @@ public struct DemoPlayback {
         return sheetPath
     }
 
-    /// `demo.conf` with the overrides, as the daemon reads it; refuses overrides that would replace
-    /// the demo's own drive or map.
+    /// `demo.conf` with the overrides, as the daemon reads it (the dot's images decoded); refuses
+    /// overrides that would replace the demo's own drive or map.
     public func loadConfiguration() throws(DemoError) -> Configuration {
-        let configuration: Configuration
+        var configuration: Configuration
         do { configuration = try Configuration.load(path: files.configPath, overrides: overrides) } catch { throw DemoError(error) }
+        do { try DotImages.load(&configuration.settings) } catch { throw DemoError(error) }
         let settings = configuration.settings
         guard case .replay(let path) = settings.source.source, path == files.drivePath else {
             throw DemoError(description: "the demo plays its own drive: [source] cannot be overridden")

@@ -19,7 +19,8 @@ let checkConfigUsage = Usage(
     notes: """
         The drop-ins FILE.d/*.conf are read after the file, in the order of their names, a later value
         winning; --set applies last. Each value that a file or --set gave is preceded by a line
-        "# from FILE:LINE" or "# from --set". The map's files are opened as the daemon opens them.
+        "# from FILE:LINE" or "# from --set". The dot's images and the map's files are opened as
+        the daemon opens them.
         With [transit] gtfs set, the feed is checked and hashed and its index looked for in [transit]
         cache, never built (the daemon builds it, off its frame loop; `pulsedot transit import` builds
         it now): the feed and the trip are described in comments "# transit: ..." when it is there,
@@ -48,8 +49,9 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
     }
     do {
         var configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
-        // The map's files are opened as the daemon opens them, so what it would refuse is refused
-        // here, and what they decide (a tiled map's zoom) is shown.
+        // The files the settings name are opened as the daemon opens them, so what it would refuse
+        // is refused here, and what they decide (a tiled map's zoom) is shown.
+        try DotImages.load(&configuration.settings)
         let files = try MapFiles.open(&configuration.settings)
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")

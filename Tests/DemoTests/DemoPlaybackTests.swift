@@ -48,7 +48,8 @@ final class DemoPlaybackTests: XCTestCase {
     func testTheConfigurationNamesTheDriveAndTheTiles() throws {
         let r = try demoRun()
         let files = r.demo.files
-        var settings = try Configuration.load(path: files.configPath).settings
+        // As the demo reads it: the file, then the dot's images decoded and the map's files opened.
+        var settings = try r.demo.loadConfiguration().settings
         let map = try MapFiles.open(&settings)
         XCTAssertEqual(settings.map.tiles.path, files.tilesPath)
         XCTAssertNil(settings.map.imagePath)
