@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "Raster", "Syscall", "Systemd", "Tiles", "Transit"]),
+        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport"]),
         // The backlight through /sys/class/backlight, an IIO light sensor, the level for the moment.
         .target(name: "Backlight", dependencies: ["Config", "Syscall"]),

@@ -1,5 +1,5 @@
+import Geo
 import Syscall
-import Tiles
 
 /// `[map] tiles` and its companions: a tiled map (an MBTiles file or a `{z}/{x}/{y}` folder)
 /// instead of one image: plain values. The tile set is opened by whoever draws it (and by
