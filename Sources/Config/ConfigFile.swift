@@ -41,8 +41,9 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible, Sen
 /// and `replay`. Overrides (`--set section.key=value`, a bare key meaning `[dot]`) are applied after
 /// the file, in order, and win. Relative paths in the file are taken from the file's directory.
 /// Then `validate` checks what no single line can: a map image with its bounds, and so on. Files
-/// the settings name are not opened here (a replay or a feed is only checked to be there): the
-/// map's files are opened by the daemon and by check-config.
+/// the settings name are not opened here (a replay, a feed or a tile set is only checked to be
+/// there): the map's files and the dot's images are opened by their users (Scene's `MapFiles` and
+/// `DotImages`: the daemon, the demo, check-config).
 public struct Configuration: Sendable {
     public static let defaultPath = "/etc/pulsedot/pulsedot.conf"
     /// A configuration file is small; this refuses a wrong path such as a device or a log.

@@ -75,7 +75,7 @@ public final class RunDaemon {
         // The files the settings name first: a tile set that cannot be taken stops the start at
         // once, in the same line check-config gives, rather than after waiting for a display.
         var settled = configuration
-        do { map = try Self.loadMap(&settled.settings, log: log) } catch { throw SetupError(error) }
+        map = try Self.openFiles(&settled.settings, log: log)
         self.configuration = settled
         watchdog = environment.notifier?.watchdogInterval.map { WatchdogCadence(interval: $0) }
         let now = environment.waiting.now()
@@ -116,7 +116,7 @@ public final class RunDaemon {
 
     /// Decodes the dot's images into `settings`, opens the map's files (settling what they
     /// decide there, such as a tiled map's zoom) and decodes the map image.
-    static func loadMap(_ settings: inout Settings, log: Journal) throws(SetupError) -> OpenedMap {
+    static func openFiles(_ settings: inout Settings, log: Journal) throws(SetupError) -> OpenedMap {
         let files: MapFiles
         do { try DotImages.load(&settings) } catch { throw SetupError(error) }
         do { files = try MapFiles.open(&settings) } catch { throw SetupError(error) }

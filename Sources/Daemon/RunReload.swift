@@ -29,7 +29,7 @@ extension RunDaemon {
 
     private func switchTo(_ loaded: Configuration, now: MonotonicInstant) throws(SetupError) {
         var new = loaded
-        let newMap = try Self.loadMap(&new.settings, log: log)
+        let newMap = try Self.openFiles(&new.settings, log: log)
         let next = new.settings
         let sourceChanged = !Self.sameSource(next.source, settings.source)
         let newSource: any PositionSource
