@@ -47,12 +47,15 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         print(SettingsTable.markdownDocument(), terminator: "")
         return 0
     }
-    do {
+    do throws(ConfigurationError) {
         var configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
         // The files the settings name are opened as the daemon opens them, so what it would refuse
         // is refused here, and what they decide (a tiled map's zoom) is shown.
-        try DotImages.load(&configuration.settings)
-        let files = try MapFiles.open(&configuration.settings)
+        let files: MapFiles
+        do throws(SettingError) {
+            try DotImages.load(&configuration.settings)
+            files = try MapFiles.open(&configuration.settings)
+        } catch { throw ConfigurationError(error) }
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")
         for line in MapTileReport.lines(configuration.settings, files) { print("# \(line)") }
