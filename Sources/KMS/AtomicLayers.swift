@@ -39,9 +39,16 @@ extension AtomicKMSOutput: PicturePlanes {
         var made: [(index: Int, buffer: ScanoutBuffer, place: Rect)] = []
         for (i, p) in pictures.enumerated() where p.width > 0 && p.height > 0 {
             let size = rotation.logicalSize(physicalWidth: p.width, physicalHeight: p.height)
-            guard let b = try? card.createSpriteBuffer(width: size.width, height: size.height) else { continue }
-            paint(p, into: b.pixels)
-            made.append((i, b, rotation.map(rect: p.frame, logicalWidth: shadow.width, logicalHeight: shadow.height)))
+            do throws(SyscallError) {
+                // At least 64×64 and rounded up: drivers have a smallest framebuffer (vkms's is
+                // 20×20: a 16-line credit is refused); the plane shows the picture's top-left part.
+                let b = try card.createSpriteBuffer(width: max(64, (size.width + 63) / 64 * 64),
+                                                    height: max(64, (size.height + 7) / 8 * 8))
+                paint(p, into: b.pixels)
+                made.append((i, b, rotation.map(rect: p.frame, logicalWidth: shadow.width, logicalHeight: shadow.height)))
+            } catch {
+                log("\(name): no buffer for the \(names[i])'s plane: \(error)")
+            }
         }
         let dotLayer = spriteRefused ? 0 : 1
         let stack = ([planes.overlay] + planes.pictureCandidates)

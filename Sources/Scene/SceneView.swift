@@ -213,8 +213,9 @@ public final class SceneView {
     /// Which layers hold planes of their own, for the metrics: the map (as a window on the
     /// primary plane), the dot, the credit.
     public var layersOnPlanes: [(layer: String, onPlane: Bool)] {
-        var layers: [(layer: String, onPlane: Bool)] = [("map", planeMap?.plane.scrollsMap ?? false),
-                                                        ("dot", planeDot?.plane.takesSprites ?? false)]
+        let dot = planeDot?.plane.takesSprites ?? false
+        let map = dot && renderer.screenLayers.isEmpty && (planeMap?.plane.scrollsMap ?? false)
+        var layers: [(layer: String, onPlane: Bool)] = [("map", map), ("dot", dot)]
         if credit != nil { layers.append(("credit", !creditInCanvas)) }
         return layers
     }

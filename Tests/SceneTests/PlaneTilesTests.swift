@@ -215,6 +215,19 @@ final class PlaneTilesTests: XCTestCase {
         withExtendedLifetime(snapshot.picture) {
             XCTAssertEqual(differing(snapshot.picture.buffer, software.renderer.canvas.buffer, except: display.spriteShown), 0)
         }
+
+        // The display takes its planes back (a refused commit): the next frame draws the map, the
+        // dot and the credit into the canvas, which goes out whole.
+        display.revokePlanes()
+        try frame(30)
+        XCTAssertNil(driven.view.planeDot)
+        XCTAssertEqual(driven.view.renderer.screenLayers.count, 1, "the credit back in the canvas")
+        XCTAssertNil(display.shown, "the canvas on the primary plane")
+        XCTAssertTrue(display.picturesShown.isEmpty)
+        let screen = display.screen()
+        XCTAssertEqual(withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: nil) }, 0,
+                       "the software frame, dot and credit included")
+        XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map false", "dot false", "credit false"])
     }
 
     /// A map that says when it changed inside the picture last drawn, and records each drawing.

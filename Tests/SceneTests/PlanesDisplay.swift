@@ -35,6 +35,15 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane, PicturePlan
     override func mapScrollPlane(margin: Int) -> MapScrollPlane? { offersScrolling ? self : nil }
     override var picturePlanes: (any PicturePlanes)? { offersPicturePlanes ? self : nil }
 
+    /// The display taking its planes back on its own (a refused commit): everything composited.
+    func revokePlanes() {
+        grants = PlaneGrants(dot: false, pictures: grants.pictures.map { _ in false })
+        takesSprites = false
+        picturesNext = []
+        spriteNext = nil
+        generation += 1
+    }
+
     /// The dot on plane 0, each picture on one of the planes above; refused pictures take the dot along.
     func assign(pictures: [Overlay], names: [String]) -> PlaneGrants {
         let granted = GreedyPlanes.assign(layers: 1 + pictures.count, planes: 2 + pictures.count,
