@@ -33,7 +33,7 @@ public final class SceneView {
     private var canvasBehind = false
     /// The map's credit, a picture fixed on the screen: in the renderer's screen layers unless it
     /// holds a plane of its own (`creditInCanvas` false).
-    private let credit: PictureLayer?
+    public let credit: PictureLayer?
     private var creditInCanvas = true
     /// The display's planes for the layers above the map, the dot's plane, and the decision seen.
     private var layerPlanes: (any PicturePlanes)?
@@ -118,7 +118,13 @@ public final class SceneView {
     /// goes to the planes alone and the canvas, behind them, does not change (empty). Allocates
     /// nothing.
     public func draw(at now: Double) -> Rect {
-        if let layerPlanes, layerPlanes.generation != seenGeneration { apply(layerPlanes.grants) }
+        if let layerPlanes {
+            if layerPlanes.generation != seenGeneration { apply(layerPlanes.grants) }
+            // A picture on a plane that changed (text, size) is decided again with its new pixels.
+            if let credit, !creditInCanvas, !credit.takeDamage().isEmpty {
+                apply(layerPlanes.assign(pictures: [credit.picture], names: ["credit"]))
+            }
+        }
         let frame = scene.frame(at: now)
         last = frame
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
@@ -197,6 +203,8 @@ public final class SceneView {
         if let credit {
             let onPlane = grants.pictures.first ?? false
             if onPlane, creditInCanvas { renderer.remove(credit) }
+            // What the plane holds is the picture as it is now.
+            if onPlane { _ = credit.takeDamage() }
             if !onPlane, !creditInCanvas { renderer.add(credit, on: .screen) }
             creditInCanvas = !onPlane
         }

@@ -209,6 +209,17 @@ final class PlaneTilesTests: XCTestCase {
                            0, "frame \(n): the map and the credit exactly, outside the dot's picture")
         }
         XCTAssertEqual(display.canvasCopies, 0, "the canvas never went out")
+        XCTAssertEqual(display.assignments, 1, "decided once, never per frame")
+        // A new picture for the credit: decided again, the new one on the plane.
+        let credit = try XCTUnwrap(driven.view.credit)
+        let replaced = credit.picture
+        credit.replace(with: Overlay(width: 20, height: 6, x: 270, y: 170))
+        try frame(29)
+        XCTAssertEqual(display.assignments, 2)
+        XCTAssertTrue(display.picturesShown.first === credit.picture)
+        credit.replace(with: replaced)
+        try frame(29)
+        XCTAssertEqual(display.assignments, 3)
         // A snapshot without a writeback: the canvas, the sprite and the credit composed in software.
         let snapshot = try XCTUnwrap(driven.view.screen())
         XCTAssertEqual(snapshot.source, "composed in software")

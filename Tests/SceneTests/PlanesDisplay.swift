@@ -45,7 +45,9 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane, PicturePlan
     }
 
     /// The dot on plane 0, each picture on one of the planes above; refused pictures take the dot along.
+    private(set) var assignments = 0
     func assign(pictures: [Overlay], names: [String]) -> PlaneGrants {
+        assignments += 1
         let granted = GreedyPlanes.assign(layers: 1 + pictures.count, planes: 2 + pictures.count,
                                           canUse: { layer, plane in (layer == 0) == (plane == 0) },
                                           overlaps: { _, _ in true }, test: { layer, _, _ in layer == 0 || !refusesPictures })
