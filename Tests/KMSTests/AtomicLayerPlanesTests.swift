@@ -44,6 +44,15 @@ final class AtomicLayerPlanesTests: XCTestCase {
 
     private func testCommits(_ card: FakeAtomicCard) -> Int { card.commits.filter { $0.contains(.testOnly) }.count }
 
+    /// The planes output on a card with `overlays`, started with the credit assigned its plane.
+    private func startedWithACredit(_ overlays: [UInt32], zpos: ClosedRange<UInt64>? = nil) throws -> (FakeAtomicCard, AtomicKMSOutput, Log) {
+        let card = layered(overlays, zpos: zpos), log = Log()
+        let output = try chosen(card, log)
+        output.assign(pictures: [picture(credit.0, x: 40, y: 40, width: 24, height: 8)], names: ["credit"])
+        try output.start()
+        return (card, output, log)
+    }
+
     func testTheCreditTakesTheOverlayAboveTheDotsAndTheScreenShowsItOverTheDot() throws {
         let card = layered([21, 22, 23]), log = Log()
         let output = try chosen(card, log)
@@ -138,10 +147,7 @@ final class AtomicLayerPlanesTests: XCTestCase {
     }
 
     func testWithAZposTheCreditIsSetAboveTheDot() throws {
-        let card = layered([21, 22], zpos: 1...3), log = Log()
-        let output = try chosen(card, log)
-        output.assign(pictures: [picture(credit.0, x: 40, y: 40, width: 24, height: 8)], names: ["credit"])
-        try output.start()
+        let (card, output, _) = try startedWithACredit([21, 22], zpos: 1...3)
         XCTAssertEqual(card.value(21, "zpos"), 2)
         XCTAssertEqual(card.value(22, "zpos"), 3)
         XCTAssertEqual(card.stacking().suffix(2), [21, 22])
@@ -149,10 +155,7 @@ final class AtomicLayerPlanesTests: XCTestCase {
     }
 
     func testARefusedWholeCommitGivesThePicturesUpWithTheDotAndSaysSo() throws {
-        let card = layered([21, 22]), log = Log()
-        let output = try chosen(card, log)
-        output.assign(pictures: [picture(credit.0, x: 40, y: 40, width: 24, height: 8)], names: ["credit"])
-        try output.start()
+        let (card, output, log) = try startedWithACredit([21, 22])
         XCTAssertEqual(output.generation, 0)
         _ = try output.blanking?.blank()
         card.commitFailures = [EINVAL]
@@ -166,10 +169,7 @@ final class AtomicLayerPlanesTests: XCTestCase {
     }
 
     func testAReconnectDecidesAgain() throws {
-        let card = layered([21, 22]), log = Log()
-        let output = try chosen(card, log)
-        output.assign(pictures: [picture(credit.0, x: 40, y: 40, width: 24, height: 8)], names: ["credit"])
-        try output.start()
+        let (card, output, _) = try startedWithACredit([21, 22])
         card.inner.currentState = .disconnected
         XCTAssertEqual(try output.recheckConnector(), .disconnected)
         card.inner.currentState = .connected
