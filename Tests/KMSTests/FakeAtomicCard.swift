@@ -5,8 +5,9 @@ import Syscall
 
 /// A `FakeCard` that also takes atomic commits: it keeps each object's committed properties (the
 /// state a second client would read), one non-blocking commit in flight until `handleEvents`,
-/// and composes its screen as a display controller does: the primary plane's framebuffer, with the
-/// overlay's premultiplied ARGB8888 picture over it at CRTC_X/CRTC_Y (clipped at the edges).
+/// and composes its screen as a display controller does: the primary plane's framebuffer, with
+/// each other plane's premultiplied ARGB8888 picture over it in stacking order at CRTC_X/CRTC_Y
+/// (clipped at the edges). `refusedPlanes` makes it refuse test commits using chosen planes.
 /// Legacy calls go to the inner card.
 final class FakeAtomicCard: AtomicCard {
     let inner: FakeCard
