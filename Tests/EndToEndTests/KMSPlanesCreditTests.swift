@@ -59,10 +59,9 @@ extension KMSPlanesTests {
         XCTAssertEqual(credits, [[1, label.x, label.y, label.width, label.height]], "the credit's overlay never moves", file: file, line: line)
 
         // The metrics say which layers hold planes.
-        let metrics = try vm.waitForOutput(pid, "the layers in the metrics", timeout: 30) { _ in
+        try vm.waitForOutput(pid, "the layers in the metrics", timeout: 30) { _ in
             ((try? vm.run("cat /tmp/planes.prom").output) ?? "").contains("pulsedot_layer_on_plane{layer=\"credit\"}")
         }
-        _ = metrics
         let prom = try vm.run("cat /tmp/planes.prom").output
         for layer in ["map", "dot", "credit"] {
             XCTAssertTrue(prom.contains("pulsedot_layer_on_plane{layer=\"\(layer)\"} 1"), "\(layer):\n\(prom)", file: file, line: line)
