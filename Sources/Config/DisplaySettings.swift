@@ -134,7 +134,7 @@ extension SettingsTable {
                    },
                    show: { $0.display.update.rawValue }),
         SettingKey(section: "display", name: "composition", allowed: "auto, software, planes",
-                   meaning: "software: the dot painted into the frame; planes: the dot on an overlay (or cursor) plane through atomic KMS where the card passes the test commit, turned in software on a turned panel, and a followed map (image or tiles, unless a map credit is drawn) panned by the primary plane's source rectangle (unturned panels), else software, said once; auto: the same",
+                   meaning: "software: the dot painted into the frame; planes: the dot on an overlay (or cursor) plane through atomic KMS where the card passes the test commit, turned in software on a turned panel, and a followed map (image or tiles; under a map credit only where the credit gets an overlay of its own above the dot's) panned by the primary plane's source rectangle (unturned panels), else software, said once; auto: the same",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.display.composition = try parseChoice(text, Composition.allCases.map { ($0.rawValue, $0) })
                    },

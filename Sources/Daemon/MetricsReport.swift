@@ -45,6 +45,9 @@ struct MetricsReport {
     var tiles: TileCacheNumbers?
     /// The feed and the trip followed, once loaded; nil: no `[transit] gtfs`, or not loaded yet.
     var transit: TransitNumbers?
+    /// The scene's layers and whether each holds a plane of its own (the map: a window on the
+    /// primary plane); empty: no display driven.
+    var layersOnPlanes: [(layer: String, onPlane: Bool)] = []
 
     struct TransitNumbers {
         /// When the feed's last day of service is over, UTC seconds; nil: no calendar.
@@ -158,6 +161,11 @@ struct MetricsReport {
             text.gauge("pulsedot_map_tile_cache_tiles", help: "Decoded tiles the tile cache holds now.", value: Double(tiles.held))
             text.gauge("pulsedot_map_tile_cache_capacity_tiles", help: "Tiles the tile cache can hold (cacheMegabytes).", value: Double(tiles.capacity))
             text.gauge("pulsedot_map_tile_cache_bytes", help: "Memory of the tile cache, allocated once at start.", value: Double(tiles.bytes))
+        }
+        for (layer, onPlane) in layersOnPlanes {
+            text.gauge("pulsedot_layer_on_plane",
+                       help: "1 when the layer holds a hardware plane of its own (the map: a window panned on the primary plane), 0 when it is composited in the canvas.",
+                       value: onPlane ? 1 : 0, labels: ["layer": layer])
         }
         if let transit { Self.render(transit, into: &text) }
     }

@@ -58,7 +58,8 @@ extension RunDaemon {
                 MetricsReport.TileCacheNumbers(decoded: $0.tilesDecoded, failed: $0.tilesFailed, held: $0.tilesHeld,
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)
             },
-            transit: transit.metrics())
+            transit: transit.metrics(),
+            layersOnPlanes: display.driven?.view.layersOnPlanes ?? [])
     }
 
     /// `[source]`'s kind as the metrics label it: a word from a fixed set, never the address or

@@ -44,8 +44,7 @@ extension RunDaemon {
         let t = started.duration(to: now).seconds
         let path = environment.snapshotDirectory + "/snapshot-" + formatFixed(t, 3) + ".png"
         do {
-            if let planeDot = d.view.planeDot {
-                let screen = planeDot.screen(canvas: d.view.currentCanvas())
+            if let screen = d.view.screen() {
                 // The buffer is a view of the picture's pixels: the picture must outlive the write.
                 try withExtendedLifetime(screen.picture) { () throws(PNGError) in try PNGWrite.frame(screen.picture.buffer, to: path) }
                 log.notice("snapshot: \(path) (\(screen.source))")

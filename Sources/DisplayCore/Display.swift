@@ -9,7 +9,7 @@ import Raster
 /// What only some displays can do is an optional capability, asked for by its accessor (nil: the
 /// display has none), never by casting: hot-plug (`hotplug`), switching the panel off
 /// (`blanking`), keeping a record of its frames (`recorder`), and hardware planes (`spritePlane`,
-/// `mapScrollPlane`).
+/// `mapScrollPlane`, and `picturePlanes`, which decides which layers above the map hold one).
 public protocol Display: AnyObject {
     /// "/dev/dri/card0 (bochs) Virtual-1 1024x768", "png:/srv/frames 1280x800": for STATUS and the log.
     var displayName: String { get }
@@ -71,6 +71,10 @@ public protocol Display: AnyObject {
     /// (buffers, a test commit; said in the log), the same plane after; nil: the map pans in the
     /// canvas. Asked when a view is made, never per frame.
     func mapScrollPlane(margin: Int) -> MapScrollPlane?
+    /// Which layers above the map (the dot, pictures fixed on the screen) get planes of their
+    /// own; nil: the display has no planes for pictures (a fixed picture is then composited, and
+    /// the dot with it).
+    var picturePlanes: (any PicturePlanes)? { get }
 }
 
 extension Display {
@@ -86,6 +90,7 @@ extension Display {
     public var recorder: (any FrameRecorder)? { nil }
     public var spritePlane: SpritePlane? { nil }
     public func mapScrollPlane(margin: Int) -> MapScrollPlane? { nil }
+    public var picturePlanes: (any PicturePlanes)? { nil }
 }
 
 /// The moment a presented frame shows, and what it shows: displays that keep a record of their

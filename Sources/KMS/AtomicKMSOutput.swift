@@ -35,7 +35,7 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
     /// straight into the plane's buffer).
     let turnedSprite: OwnedPixelBuffer?
 
-    let planes: AtomicPlanes
+    var planes: AtomicPlanes
     var shadow: DisplayCanvas
     private(set) var maps: [ScanoutBuffer]
     var sprites: [ScanoutBuffer]
@@ -51,7 +51,20 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
     /// The overlay as the next commit leaves it, and whether that differs from the last commit.
     var sprite = SpriteState()
     var spriteChanged = false
-    public private(set) var takesSprites = true
+    /// The driver refused the dot's plane at run time; `dotGranted`: the last plane decision gave
+    /// the dot its plane.
+    var spriteRefused = false
+    var dotGranted = true
+    public var takesSprites: Bool { !spriteRefused && dotGranted }
+    /// The pictures fixed on the screen on planes of their own, their buffers, what the scene
+    /// asked for last, the planes given up (switched off by the next whole commit), the decision.
+    var onPlanes: [PictureState] = []
+    var pictureBuffers: [ScanoutBuffer] = []
+    var pictureRequests: (pictures: [Overlay], names: [String]) = ([], [])
+    var planesOff: [AtomicPlanes.Plane] = []
+    var retiredBuffers: [ScanoutBuffer] = []
+    public internal(set) var grants = PlaneGrants(dot: true, pictures: [])
+    public internal(set) var generation = 0
     /// A commit is in flight: until its event arrives, none of its buffers is drawn into.
     var pending: Bool { scanout.inFlight }
     private var saved: SavedCrtc?
@@ -125,11 +138,8 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
         for b in maps { frame.copyOut(region: frame.bounds, to: b.pixels, rotation: rotation) }
         do {
             if saved == nil { saved = try card.saveCrtc(crtc.id) }
-            request.removeAll()
             front = 0
-            planes.full(modeBlob: modeBlob, active: true, map: primaryState, width: mode.width, height: mode.height,
-                        sprite: sprite, in: &request)
-            try card.commit(request, flags: [.allowModeset])
+            try commitWhole(active: true)
         } catch {
             throw KMSError.classify(error, device: card.path)
         }
@@ -184,7 +194,7 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
             // A place or size the test commit did not cover: the plane is given up, said once,
             // and the dot goes back into the canvas from the next frame.
             log("\(name): the driver refused the dot's plane at (\(sprite.x), \(sprite.y)) \(sprite.width)x\(sprite.height) (\(error.message)); composing in software from now on")
-            takesSprites = false
+            spriteRefused = true
             sprite = SpriteState()
             try presentDamage(damage: .empty)
             return
@@ -243,18 +253,10 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
         } catch {
             throw KMSError.classify(error, device: card.path)
         }
-        // The dot's plane asked again, as at start: what the driver takes may depend on the output.
-        if takesSprites, sprite.framebuffer != 0 {
-            request.removeAll()
-            planes.full(modeBlob: modeBlob, active: true, map: primaryState, width: mode.width, height: mode.height,
-                        sprite: sprite, in: &request)
-            do { try card.commit(request, flags: [.testOnly, .allowModeset]) } catch {
-                log("\(name): after the reconnect the driver refuses the dot's plane (\(error.message)); composing in software from now on")
-                takesSprites = false
-                sprite = SpriteState()
-                spriteChanged = true
-            }
-        }
+        // The layers' planes decided again, as at start: what the driver takes may depend on the output.
+        let before = grants
+        decide(after: "the reconnect")
+        if grants != before { generation += 1 }
         try commitWholeState(active: true)
         unplugged = false
         return .modesetAgain
@@ -275,12 +277,9 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
     }
 
     /// A blocking modeset commit of everything, after the commit in flight (if any) is done.
-    private func commitWholeState(active: Bool) throws(KMSError) {
+    func commitWholeState(active: Bool) throws(KMSError) {
         finishPendingCommit()
-        request.removeAll()
-        planes.full(modeBlob: modeBlob, active: active, map: primaryState, width: mode.width, height: mode.height,
-                    sprite: sprite, in: &request)
-        do { try card.commit(request, flags: [.allowModeset]) } catch { throw KMSError.classify(error, device: card.path) }
+        do { try commitWhole(active: active) } catch { throw KMSError.classify(error, device: card.path) }
         pictures?.committed()
         spriteCommitted()
         spriteShown = active ? spriteQueued : nil
@@ -299,9 +298,11 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
             finishPendingCommit()
             request.removeAll()
             planes.overlay.show(0, on: crtc.id, x: 0, y: 0, width: 0, height: 0, in: &request)
+            for p in onPlanes { p.plane.show(0, on: crtc.id, x: 0, y: 0, width: 0, height: 0, in: &request) }
+            for p in planesOff { p.show(0, on: crtc.id, x: 0, y: 0, width: 0, height: 0, in: &request) }
             if let w = planes.writeback { request.set(w.connector, w.crtc, 0) }
             do { try card.commit(request, flags: planes.writeback == nil ? [] : [.allowModeset]) } catch {
-                if error.errno != ENODEV && error.errno != ENXIO { log("\(name): could not switch the dot's overlay plane off: \(error)") }
+                if error.errno != ENODEV && error.errno != ENXIO { log("\(name): could not switch the overlay planes off: \(error)") }
             }
             if let saved {
                 do { try card.restoreCrtc(saved, connector: connector.id) } catch {
@@ -309,7 +310,9 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
                 }
             }
         }
-        for b in maps + sprites + (pictures?.buffers ?? []) { card.destroyBuffer(b) }
+        for b in maps + sprites + (pictures?.buffers ?? []) + pictureBuffers + retiredBuffers { card.destroyBuffer(b) }
+        pictureBuffers = []
+        retiredBuffers = []
         pictures = nil
         if let captureBuffer { card.destroyBuffer(captureBuffer) }
         captureBuffer = nil

@@ -46,7 +46,8 @@ extension AtomicKMSOutput: MapScrollPlane {
 
     /// Two pictures of the canvas's size plus `margin` on every side (within the driver's
     /// largest framebuffer), made once, and a test commit showing one from a window off its
-    /// corner. Nil with one line said when the driver cannot, or the dot is not on the plane.
+    /// corner, the map alone. Nil with one line said when the driver cannot, or the dot is not on
+    /// its plane.
     public func mapScrollPlane(margin: Int) -> MapScrollPlane? {
         if let pictures { return pictures.scrolls ? self : nil }
         guard takesSprites, !closed else { return nil }
@@ -68,8 +69,9 @@ extension AtomicKMSOutput: MapScrollPlane {
             for _ in 0..<2 { made.append(try card.createBuffer(width: width, height: height, format: format)) }
             request.removeAll()
             let probe = PrimaryState(framebuffer: made[0].framebuffer, x: width - mode.width, y: height - mode.height)
+            // The map alone first: the layers above it are decided after, over its worst window.
             planes.full(modeBlob: modeBlob, active: true, map: probe, width: mode.width, height: mode.height,
-                        sprite: sprite, in: &request)
+                        sprite: SpriteState(), in: &request)
             try card.commit(request, flags: [.testOnly, .allowModeset])
         } catch {
             for b in made { card.destroyBuffer(b) }

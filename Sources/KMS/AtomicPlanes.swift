@@ -14,7 +14,11 @@ struct AtomicPlanes {
         var blend = UInt32(0), premultiplied = UInt64(0)
         /// "alpha" (set opaque: 0xffff) and "zpos" (set to its top) where the driver offers them.
         var alpha = UInt32(0)
-        var zpos = UInt32(0), zposTop = UInt64(0)
+        var zpos = UInt32(0), zposTop = UInt64(0), zposBottom = UInt64(0)
+        /// The zpos set in commits: the top unless layers above need higher ones.
+        var zposValue = UInt64(0)
+        /// Where the controller stacks the plane among the others (see `stacking`).
+        var stack = (rank: 1, zpos: UInt64(0))
 
         init(id: UInt32, ids: [String: UInt32]) {
             self.id = id
@@ -52,11 +56,37 @@ struct AtomicPlanes {
             r.set(id, crtcH, UInt64(height))
         }
 
-        /// Blending as the sprite is painted (premultiplied), opaque plane alpha, on top.
+        /// Blending as the pictures are painted (premultiplied), opaque plane alpha, its place in the stack.
         func blending(in r: inout AtomicRequest) {
             r.set(id, blend, premultiplied)
             r.set(id, alpha, 0xFFFF)
-            r.set(id, zpos, zposTop)
+            r.set(id, zpos, zposValue)
+        }
+
+        /// The blending, alpha and zpos properties `info` offers (premultiplied blending required
+        /// where the plane has a blend mode), and its place in the stack: overlays under cursor
+        /// planes, then by a fixed zpos, then by id (the order drivers without zpos use, vkms's).
+        mutating func blendingProperties(of info: PlaneInfo) throws(PlanesRefusal) {
+            if let blend = info.property("pixel blend mode"), case .enumeration(let choices) = blend.kind {
+                guard let pre = choices.first(where: { $0.name == "Pre-multiplied" }) else {
+                    throw PlanesRefusal("\(info.type?.rawValue ?? "") plane \(info.id) cannot blend premultiplied pixels (\(blend.allowedText))")
+                }
+                self.blend = blend.id
+                premultiplied = pre.value
+            }
+            if let alpha = info.property("alpha"), !alpha.immutable { self.alpha = alpha.id }
+            var fixed = UInt64(0)
+            if let zpos = info.property("zpos") {
+                if !zpos.immutable, case .range(let bottom, let top) = zpos.kind {
+                    self.zpos = zpos.id
+                    zposTop = top
+                    zposBottom = bottom
+                    zposValue = top
+                } else {
+                    fixed = zpos.value
+                }
+            }
+            stack = (info.type == .cursor ? 2 : 1, fixed)
         }
     }
 
@@ -72,6 +102,8 @@ struct AtomicPlanes {
     var isCursor = false
     /// A writeback connector kept on the CRTC beside the panel, so a capture needs no modeset.
     var writeback: Writeback?
+    /// Planes for pictures fixed on the screen, in stacking order (bottom to top).
+    var pictureCandidates: [Plane] = []
 
     struct Writeback {
         var connector: UInt32
@@ -121,38 +153,51 @@ struct AtomicPlanes {
         guard let connectorCrtc = c["CRTC_ID"], let mode = k["MODE_ID"], let active = k["ACTIVE"] else {
             throw PlanesRefusal("the connector or CRTC lacks CRTC_ID, MODE_ID or ACTIVE")
         }
-        if let blend = overlay.property("pixel blend mode"), case .enumeration(let choices) = blend.kind {
-            guard let pre = choices.first(where: { $0.name == "Pre-multiplied" }) else {
-                throw PlanesRefusal("overlay plane \(overlay.id) cannot blend premultiplied pixels (\(blend.allowedText))")
-            }
-            o.blend = blend.id
-            o.premultiplied = pre.value
-        }
-        if let alpha = overlay.property("alpha"), !alpha.immutable { o.alpha = alpha.id }
-        if let zpos = overlay.property("zpos"), !zpos.immutable, case .range(_, let top) = zpos.kind {
-            o.zpos = zpos.id
-            o.zposTop = top
-        }
+        try o.blendingProperties(of: overlay)
         return AtomicPlanes(connector: connector.id, connectorCrtc: connectorCrtc, crtc: crtc.id, crtcMode: mode,
-                            crtcActive: active, primary: p, overlay: o, isCursor: overlay.type == .cursor, writeback: nil)
+                            crtcActive: active, primary: p, overlay: o, isCursor: overlay.type == .cursor, writeback: nil,
+                            pictureCandidates: pictureCandidates(card: card, planes: planes, crtc: crtc, except: overlay.id))
+    }
+
+    /// The overlays of `crtc` besides the dot's that take ARGB8888 and blend it premultiplied:
+    /// where pictures fixed on the screen (the credit, a banner) may go, in stacking order. A
+    /// plane whose properties cannot be read is left out.
+    static func pictureCandidates(card: AtomicCard, planes: [PlaneInfo], crtc: CrtcInfo, except dot: UInt32) -> [Plane] {
+        let mask = UInt32(1) << UInt32(crtc.index)
+        var found: [Plane] = []
+        for info in planes where info.type == .overlay && info.id != dot && info.possibleCrtcs & mask != 0
+            && info.formats.contains(FourCC.argb8888) {
+            guard let ids = try? card.propertyIDs(of: info.id, .plane) else { continue }
+            var plane = Plane(id: info.id, ids: ids)
+            guard plane.missing == nil, (try? plane.blendingProperties(of: info)) != nil else { continue }
+            found.append(plane)
+        }
+        return found.sorted { ($0.stack.rank, $0.stack.zpos, $0.id) < ($1.stack.rank, $1.stack.zpos, $1.id) }
     }
 
     /// The whole state: the connector on the CRTC with `modeBlob`, active or not, the map on the
-    /// primary plane and the sprite (or nothing) on the overlay.
+    /// primary plane, the sprite (or nothing) on the overlay, each picture on its plane and the
+    /// planes in `off` (ones given up) switched off.
     func full(modeBlob: UInt32, active: Bool, map: PrimaryState, width: Int, height: Int, sprite: SpriteState,
-              in r: inout AtomicRequest) {
+              pictures: [PictureState] = [], off: [Plane] = [], in r: inout AtomicRequest) {
         r.set(connector, connectorCrtc, UInt64(active ? crtc : 0))
         if let w = writeback { r.set(w.connector, w.crtc, UInt64(active ? crtc : 0)) }
         r.set(crtc, crtcMode, UInt64(active ? modeBlob : 0))
         r.set(crtc, crtcActive, active ? 1 : 0)
+        for p in off { p.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r) }
         if !active {
             primary.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r)
             overlay.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r)
+            for p in pictures { p.plane.show(0, on: crtc, x: 0, y: 0, width: 0, height: 0, in: &r) }
             return
         }
         primaryOnly(map, width: width, height: height, in: &r)
         overlay.blending(in: &r)
         spriteOnly(sprite, in: &r)
+        for p in pictures {
+            p.plane.blending(in: &r)
+            p.plane.show(p.framebuffer, on: crtc, x: p.place.x, y: p.place.y, width: p.place.width, height: p.place.height, in: &r)
+        }
     }
 
     /// The writeback connector, when it takes the CRTC with a modeset-free capture.
@@ -180,6 +225,13 @@ struct AtomicPlanes {
 struct SpriteState: Equatable {
     var framebuffer: UInt32 = 0
     var x = 0, y = 0, width = 0, height = 0
+}
+
+/// A picture fixed on the screen on a plane of its own: its framebuffer and its place on the CRTC.
+struct PictureState {
+    var plane: AtomicPlanes.Plane
+    var framebuffer: UInt32
+    var place: Rect
 }
 
 /// What the primary plane shows: a framebuffer (a copy of the canvas, or a larger map picture)

@@ -66,18 +66,22 @@ public final class PlaneDot {
 
     /// A picture of what the screen shows: the display controller's own composition read back
     /// where it can be, else `canvas` with the sprite blended over it as the plane blends it
-    /// (premultiplied). Made when asked (a snapshot), never per frame.
-    public func screen(canvas: PixelBuffer) -> (picture: OwnedPixelBuffer, source: String) {
+    /// (premultiplied), and `above` (pictures on planes over the dot's) over both. Made when
+    /// asked (a snapshot), never per frame.
+    public func screen(canvas: PixelBuffer, above: [Overlay] = []) -> (picture: OwnedPixelBuffer, source: String) {
         let out = OwnedPixelBuffer(width: canvas.width, height: canvas.height, format: .xrgb8888)
         if let composed = plane.composedScreen(), composed.width == canvas.width, composed.height == canvas.height {
             out.buffer.copy(out.buffer.bounds, from: composed)
             return (out, "writeback")
         }
         out.buffer.copy(out.buffer.bounds, from: canvas)
-        guard let shown else { return (out, "the canvas; the plane is empty") }
-        let picture = OwnedPixelBuffer(width: shown.place.width, height: shown.place.height, format: .xrgb8888)
-        sprite.paint(shown.appearance, centerX: shown.x, centerY: shown.y, at: shown.place, into: picture.buffer)
-        DotSprite.blend(picture.buffer, over: out.buffer, atX: shown.place.x, y: shown.place.y)
+        if let shown {
+            let picture = OwnedPixelBuffer(width: shown.place.width, height: shown.place.height, format: .xrgb8888)
+            sprite.paint(shown.appearance, centerX: shown.x, centerY: shown.y, at: shown.place, into: picture.buffer)
+            DotSprite.blend(picture.buffer, over: out.buffer, atX: shown.place.x, y: shown.place.y)
+        }
+        for p in above { p.draw(into: out.buffer, clip: out.buffer.bounds) }
+        if shown == nil && above.isEmpty { return (out, "the canvas; the plane is empty") }
         return (out, "composed in software")
     }
 }

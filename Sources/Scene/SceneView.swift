@@ -31,6 +31,14 @@ public final class SceneView {
     public private(set) var planeMap: PlaneMap?
     /// Whether the canvas lags behind the screen (the screen showed a map picture instead).
     private var canvasBehind = false
+    /// The map's credit, a picture fixed on the screen: in the renderer's screen layers unless it
+    /// holds a plane of its own (`creditInCanvas` false).
+    public let credit: PictureLayer?
+    private var creditInCanvas = true
+    /// The display's planes for the layers above the map, the dot's plane, and the decision seen.
+    private var layerPlanes: (any PicturePlanes)?
+    private var dotPlane: SpritePlane?
+    private var seenGeneration = 0
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -74,14 +82,17 @@ public final class SceneView {
             }
             if window.scrolls { renderer.scrollBackground(toX: scene.offset.x, y: scene.offset.y) }
         }
+        var credit: PictureLayer?
         if let text = Self.attributionText(settings.map.tiles.attribution, of: files.tiles) {
             do {
-                let label = try AttributionLabel.make(text: text, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale)
-                renderer.add(PictureLayer(label), on: .screen)
+                let label = PictureLayer(try AttributionLabel.make(text: text, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale))
+                renderer.add(label, on: .screen)
+                credit = label
             } catch {
                 notes.append("map attribution not drawn: \(error)")
             }
         }
+        self.credit = credit
         last = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: scene.offset)
     }
 
@@ -108,6 +119,13 @@ public final class SceneView {
     /// goes to the planes alone and the canvas, behind them, does not change (empty). Allocates
     /// nothing.
     public func draw(at now: Double) -> Rect {
+        if let layerPlanes {
+            if layerPlanes.generation != seenGeneration { apply(layerPlanes.grants) }
+            // A picture on a plane that changed (text, size) is decided again with its new pixels.
+            if let credit, !creditInCanvas, !credit.takeDamage().isEmpty {
+                apply(layerPlanes.assign(pictures: [credit.picture], names: ["credit"]))
+            }
+        }
         let frame = scene.frame(at: now)
         last = frame
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
@@ -149,25 +167,84 @@ public final class SceneView {
         planeDot = PlaneDot(plane: plane, style: renderer.style, scale: renderer.scale)
     }
 
-    /// Pans the map on `display`'s primary plane from the next frame, when the view moves over
-    /// tiles or a whole map image, the dot is on a plane, and the display scrolls pictures.
+    /// Decides which layers the display's planes hold, bottom to top: the map alone on the primary
+    /// plane as a window over pictures (when the view moves over tiles or a whole map image and
+    /// the dot is on a plane), then the dot and the credit on planes of their own (each asked of
+    /// the display once, at its worst geometry). A layer left in the canvas takes every plane
+    /// layer under it that it may cover with it; the map pans on the primary plane only while no
+    /// layer above it is in the canvas. Called when a view is made, never per frame.
     public func panMap(on display: any Display) {
-        guard planeDot != nil, scene.map.follow != .off else { return }
-        if !renderer.screenLayers.isEmpty || !renderer.mapLayers.isEmpty {
-            // The credit stays put on the screen while a picture moves under it, and map layers
-            // are not in the pictures: only the canvas can hold them all.
-            notes.append("the map's credit is drawn in the canvas: the map moves there, not on the display's primary plane")
-            return
+        var painter: (any MapPicturePainter)?
+        if planeDot != nil, scene.map.follow != .off, renderer.mapLayers.isEmpty {
+            if let tiles {
+                painter = tiles
+            } else if window.scrolls, let whole = window.source?.wholeFrame {
+                painter = MapImagePainter(map: whole)
+            }
         }
-        let painter: any MapPicturePainter
-        if let tiles {
-            painter = tiles
+        let plane = painter == nil ? nil : display.mapScrollPlane(margin: PlaneMap.margin)
+        dotPlane = planeDot?.plane
+        layerPlanes = display.picturePlanes
+        if let layerPlanes {
+            apply(layerPlanes.assign(pictures: credit.map { [$0.picture] } ?? [], names: credit == nil ? [] : ["credit"]))
         } else {
-            guard window.scrolls, let whole = window.source?.wholeFrame else { return }
-            painter = MapImagePainter(map: whole)
+            apply(PlaneGrants(dot: planeDot != nil, pictures: credit == nil ? [] : [false]))
         }
-        guard let plane = display.mapScrollPlane(margin: PlaneMap.margin) else { return }
+        if dotPlane != nil, planeDot == nil, credit != nil, creditInCanvas {
+            notes.append("the map's credit is composited in the canvas, and the dot with it (it may cross the credit): the map moves in the canvas")
+        }
+        guard let painter, let plane, planeDot != nil, renderer.screenLayers.isEmpty else { return }
         planeMap = PlaneMap(plane: plane, painter: painter, viewWidth: renderer.width, viewHeight: renderer.height)
+    }
+
+    /// Follows the display's decision: the credit in the canvas or on its plane, the dot on its
+    /// plane or in the canvas (where a layer above it stays in the canvas too).
+    private func apply(_ grants: PlaneGrants) {
+        seenGeneration = layerPlanes?.generation ?? 0
+        if let credit {
+            let onPlane = grants.pictures.first ?? false
+            if onPlane, creditInCanvas { renderer.remove(credit) }
+            // What the plane holds is the picture as it is now.
+            if onPlane { _ = credit.takeDamage() }
+            if !onPlane, !creditInCanvas { renderer.add(credit, on: .screen) }
+            creditInCanvas = !onPlane
+        }
+        let dot = grants.dot && renderer.screenLayers.isEmpty
+        if dot, planeDot == nil, let dotPlane {
+            planeDot = PlaneDot(plane: dotPlane, style: renderer.style, scale: renderer.scale)
+        } else if !dot, let planeDot {
+            planeDot.plane.hideSprite()
+            self.planeDot = nil
+            renderer.invalidate()
+        }
+    }
+
+    /// Which layers hold planes of their own, for the metrics: the map (as a window on the
+    /// primary plane), the dot, the credit.
+    public var layersOnPlanes: [(layer: String, onPlane: Bool)] {
+        let dot = planeDot?.plane.takesSprites ?? false
+        let map = dot && renderer.screenLayers.isEmpty && (planeMap?.plane.scrollsMap ?? false)
+        var layers: [(layer: String, onPlane: Bool)] = [("map", map), ("dot", dot)]
+        if credit != nil { layers.append(("credit", !creditInCanvas)) }
+        return layers
+    }
+
+    /// What the screen shows when planes hold any layer (a snapshot): the display's own
+    /// composition where it can be read back, else the canvas with the planes' pictures blended
+    /// over it as the controller blends them; nil: the canvas is the screen.
+    public func screen() -> (picture: OwnedPixelBuffer, source: String)? {
+        let above = creditInCanvas ? [] : credit.map { [$0.picture] } ?? []
+        if let planeDot { return planeDot.screen(canvas: currentCanvas(), above: above) }
+        if above.isEmpty { return nil }
+        let canvas = currentCanvas()
+        let out = OwnedPixelBuffer(width: canvas.width, height: canvas.height, format: .xrgb8888)
+        if let composed = dotPlane?.composedScreen(), composed.width == canvas.width, composed.height == canvas.height {
+            out.buffer.copy(out.buffer.bounds, from: composed)
+            return (out, "writeback")
+        }
+        out.buffer.copy(out.buffer.bounds, from: canvas)
+        for picture in above { picture.draw(into: out.buffer, clip: out.buffer.bounds) }
+        return (out, "composed in software")
     }
 
     /// Stops panning on the display's plane (this view is being replaced): the canvas from the

@@ -41,4 +41,5 @@ open class TestDisplay: Display {
     open var recorder: (any FrameRecorder)? { nil }
     open var spritePlane: SpritePlane? { nil }
     open func mapScrollPlane(margin: Int) -> MapScrollPlane? { nil }
+    open var picturePlanes: (any PicturePlanes)? { nil }
 }

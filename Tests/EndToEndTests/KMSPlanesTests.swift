@@ -187,7 +187,8 @@ final class KMSPlanesTests: XCTestCase {
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
         let shim = try TestEnvironment.temporaryDirectory("refuse-test-commits")
         defer { try? FileManager.default.removeItem(at: shim) }
-        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles() + Self.tilePanFiles() + [RefusedTestCommits.file(in: shim)])
+        let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles() + Self.tilePanFiles() + Self.creditFiles()
+                                   + [RefusedTestCommits.file(in: shim)])
         defer { vm.shutdown() }
         XCTAssertFalse(vm.serialLog.contains("PULSEDOT-INSMOD-FAILED"), vm.serialLog)
         let parameters = try vm.run("cat /sys/module/vkms/parameters/enable_overlay /sys/module/drm_kms_helper/parameters/fbdev_emulation; ls /dev/fb0")
@@ -234,6 +235,7 @@ final class KMSPlanesTests: XCTestCase {
         try checkTheDaemon(vm)
         try checkTheMapPansOnThePrimaryPlane(vm)
         try checkTheTiledMapPansOnThePrimaryPlane(vm)
+        try checkACreditedTiledMapPansOnThePrimaryPlane(vm)
 
         // SIGKILL leaves no time to switch anything off: the kernel removes the dead client's
         // framebuffers, and with them the planes that showed them go off.

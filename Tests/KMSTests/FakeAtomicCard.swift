@@ -5,8 +5,9 @@ import Syscall
 
 /// A `FakeCard` that also takes atomic commits: it keeps each object's committed properties (the
 /// state a second client would read), one non-blocking commit in flight until `handleEvents`,
-/// and composes its screen as a display controller does: the primary plane's framebuffer, with the
-/// overlay's premultiplied ARGB8888 picture over it at CRTC_X/CRTC_Y (clipped at the edges).
+/// and composes its screen as a display controller does: the primary plane's framebuffer, with
+/// each other plane's premultiplied ARGB8888 picture over it in stacking order at CRTC_X/CRTC_Y
+/// (clipped at the edges). `refusedPlanes` makes it refuse test commits using chosen planes.
 /// Legacy calls go to the inner card.
 final class FakeAtomicCard: AtomicCard {
     let inner: FakeCard
@@ -45,6 +46,23 @@ final class FakeAtomicCard: AtomicCard {
         card.resourcesValue.planes.append(overlay)
         return FakeAtomicCard(card)
     }
+
+    /// Adds ARGB8888 overlays `ids` for CRTC 10 (premultiplied blending; a zpos of `zpos`'s range
+    /// when given, else none, as on vkms, whose overlays stack by id).
+    func addOverlays(_ ids: [UInt32], zpos: ClosedRange<UInt64>? = nil, type: PlaneType = .overlay) {
+        for id in ids {
+            var properties = [PlaneProperty(id: Self.id("pixel blend mode"), name: "pixel blend mode", value: 0,
+                                            kind: .enumeration([.init("None", 0), .init("Pre-multiplied", 1)]))]
+            if let zpos { properties.append(PlaneProperty(id: Self.id("zpos"), name: "zpos", value: zpos.lowerBound,
+                                                          kind: .range(min: zpos.lowerBound, max: zpos.upperBound))) }
+            inner.resourcesValue.planes.append(PlaneInfo(id: id, type: type, possibleCrtcs: 1,
+                                                         formats: [FourCC.argb8888, FourCC.xrgb8888], properties: properties))
+        }
+    }
+
+    /// Planes the driver will not show anything on: a test-only commit giving one a framebuffer
+    /// is refused (EINVAL), as a driver refusing the state.
+    var refusedPlanes: Set<UInt32> = []
 
     func value(_ object: UInt32, _ name: String) -> UInt64? { state[object]?[Self.id(name)] }
 
@@ -89,6 +107,9 @@ final class FakeAtomicCard: AtomicCard {
         }
         if flags.contains(.testOnly) {
             if !testFailures.isEmpty { throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC (test only)", object: path, errno: testFailures.removeFirst()) }
+            for plane in refusedPlanes where (request.value(of: plane, Self.id("FB_ID")) ?? 0) != 0 {
+                throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC (test only)", object: path, errno: EINVAL)
+            }
             return
         }
         if inFlight != nil { throw SyscallError(call: "DRM_IOCTL_MODE_ATOMIC", object: path, errno: EBUSY) }
@@ -130,26 +151,40 @@ final class FakeAtomicCard: AtomicCard {
 
     // MARK: The screen
 
-    /// The composed pixel at (x, y): the primary plane's, the overlay's picture over it.
+    /// The composed pixel at (x, y): the primary plane's, then every other plane's premultiplied
+    /// ARGB8888 picture over it at CRTC_X/CRTC_Y (clipped at the edges), stacked as a driver
+    /// does: overlays under cursors, then by zpos, then by id.
     func screen(_ x: Int, _ y: Int) -> UInt32 {
         guard let fb = value(20, "FB_ID"), let map = inner.buffers[UInt32(fb)] else { return 0 }
         // SRC_X/SRC_Y are 16.16 fixed point: the window of a larger framebuffer.
         let wx = Int((value(20, "SRC_X") ?? 0) >> 16), wy = Int((value(20, "SRC_Y") ?? 0) >> 16)
         var pixel = FakeCard.read(map.pixels, x + wx, y + wy)
-        guard let sfb = value(21, "FB_ID"), sfb != 0, let sprite = inner.buffers[UInt32(sfb)] else { return pixel }
-        let ox = Int(Int64(bitPattern: value(21, "CRTC_X") ?? 0)), oy = Int(Int64(bitPattern: value(21, "CRTC_Y") ?? 0))
-        let w = Int(value(21, "CRTC_W") ?? 0), h = Int(value(21, "CRTC_H") ?? 0)
-        let sx = x - ox, sy = y - oy
-        guard sx >= 0, sy >= 0, sx < w, sy < h else { return pixel }
-        let s = FakeCard.read(sprite.pixels, sx, sy)
-        let a = s >> 24
-        var out: UInt32 = 0
-        for shift in [0, 8, 16] as [UInt32] {
-            let c = (s >> shift) & 0xFF, d = (pixel >> shift) & 0xFF
-            out |= min(255, c + (d * (255 - a) + 127) / 255) << shift
+        for plane in stacking() {
+            guard let sfb = value(plane, "FB_ID"), sfb != 0, let sprite = inner.buffers[UInt32(sfb)] else { continue }
+            let ox = Int(Int64(bitPattern: value(plane, "CRTC_X") ?? 0)), oy = Int(Int64(bitPattern: value(plane, "CRTC_Y") ?? 0))
+            let w = Int(value(plane, "CRTC_W") ?? 0), h = Int(value(plane, "CRTC_H") ?? 0)
+            let sx = x - ox, sy = y - oy
+            guard sx >= 0, sy >= 0, sx < w, sy < h else { continue }
+            let s = FakeCard.read(sprite.pixels, sx, sy)
+            let a = s >> 24
+            var out: UInt32 = 0
+            for shift in [0, 8, 16] as [UInt32] {
+                let c = (s >> shift) & 0xFF, d = (pixel >> shift) & 0xFF
+                out |= min(255, c + (d * (255 - a) + 127) / 255) << shift
+            }
+            pixel = out
         }
-        pixel = out
         return pixel
+    }
+
+    /// The planes above the primary, bottom to top.
+    func stacking() -> [UInt32] {
+        inner.resourcesValue.planes.filter { $0.type != .primary }
+            .sorted { a, b in
+                let ka = (a.type == .cursor ? 1 : 0, value(a.id, "zpos") ?? 0, a.id), kb = (b.type == .cursor ? 1 : 0, value(b.id, "zpos") ?? 0, b.id)
+                return ka < kb
+            }
+            .map { $0.id }
     }
 
     // MARK: DRMCard, through the inner card

@@ -150,13 +150,98 @@ final class PlaneTilesTests: XCTestCase {
         }
     }
 
-    func testAMapCreditInTheCanvasKeepsTheMapInTheCanvas() throws {
+    func testAMapCreditInTheCanvasKeepsTheMapAndTheDotInTheCanvas() throws {
+        var s = try settings()
+        s.map.tiles.attribution = .text("© Town")
+        for refusing in [false, true] {
+            // No planes for pictures, or a driver refusing them.
+            let display = PlanesDisplay(width: 300, height: 180, margin: PlaneMap.margin)
+            display.offersPicturePlanes = refusing
+            display.refusesPictures = refusing
+            let driven = try DrivenDisplay.start(display, now: 0) { _, _, _ throws(SceneView.SetupError) in try view(s) }.get()
+            XCTAssertNil(driven.view.planeMap, "the credit would vanish under a panned picture")
+            XCTAssertNil(driven.view.planeDot, "the dot on its plane would cover the credit it must stay under")
+            XCTAssertEqual(driven.view.renderer.screenLayers.count, 1)
+            XCTAssertTrue(driven.view.takeNotes().contains { $0.contains("the map's credit is composited in the canvas, and the dot with it") })
+            XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map false", "dot false", "credit false"])
+        }
+    }
+
+    func testACreditOnItsOwnPlaneLetsTheMapPanAndTheScreenIsTheSoftwareFrame() throws {
         var s = try settings()
         s.map.tiles.attribution = .text("© Town")
         let display = PlanesDisplay(width: 300, height: 180, margin: PlaneMap.margin)
+        display.offersPicturePlanes = true
         let driven = try DrivenDisplay.start(display, now: 0) { _, _, _ throws(SceneView.SetupError) in try view(s) }.get()
-        XCTAssertNil(driven.view.planeMap, "the credit would vanish under a panned picture")
-        XCTAssertTrue(driven.view.takeNotes().contains { $0.contains("the map's credit is drawn in the canvas") })
+        XCTAssertNotNil(driven.view.planeMap, "the map pans on the primary plane under the credit's plane")
+        XCTAssertNotNil(driven.view.planeDot)
+        XCTAssertTrue(driven.view.renderer.screenLayers.isEmpty, "the credit is not drawn into the canvas as well")
+        XCTAssertEqual(display.grants, PlaneGrants(dot: true, pictures: [true]))
+        XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map true", "dot true", "credit true"])
+        let software = try view(s, waiting: true)
+        XCTAssertEqual(software.renderer.screenLayers.count, 1, "the model draws the credit in its canvas")
+        var t = 1.0
+        let (lat, lon) = (Self.start.latitude, Self.start.longitude)
+        func frame(_ n: Int) throws {
+            let fix = Fix(latitude: lat - Double(n) * 0.00007, longitude: lon, mode: .threeD, horizontalError: 3,
+                          receivedAt: MonotonicInstant(nanoseconds: Int64(t * 1e9)))
+            driven.view.add(fix)
+            software.add(fix)
+            _ = software.draw(at: t)
+            driven.view.tiles?.preload(offset: software.last.offset)
+            try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
+            t += 0.1
+        }
+        // Until the picture's tiles have arrived.
+        let deadline = Date().addingTimeInterval(30)
+        try frame(0)
+        func mismatched() -> Int {
+            let screen = display.screen()
+            return withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: display.spriteShown) }
+        }
+        while mismatched() > 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            try frame(0)
+        }
+        for n in 0..<30 {
+            try frame(n)
+            let screen = display.screen()
+            XCTAssertNotNil(display.shown, "frame \(n): a map picture on the primary plane")
+            XCTAssertEqual(display.picturesShown.count, 1)
+            XCTAssertEqual(withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: display.spriteShown) },
+                           0, "frame \(n): the map and the credit exactly, outside the dot's picture")
+        }
+        XCTAssertEqual(display.canvasCopies, 0, "the canvas never went out")
+        XCTAssertEqual(display.assignments, 1, "decided once, never per frame")
+        // A new picture for the credit: decided again, the new one on the plane.
+        let credit = try XCTUnwrap(driven.view.credit)
+        let replaced = credit.picture
+        credit.replace(with: Overlay(width: 20, height: 6, x: 270, y: 170))
+        try frame(29)
+        XCTAssertEqual(display.assignments, 2)
+        XCTAssertTrue(display.picturesShown.first === credit.picture)
+        credit.replace(with: replaced)
+        try frame(29)
+        XCTAssertEqual(display.assignments, 3)
+        // A snapshot without a writeback: the canvas, the sprite and the credit composed in software.
+        let snapshot = try XCTUnwrap(driven.view.screen())
+        XCTAssertEqual(snapshot.source, "composed in software")
+        withExtendedLifetime(snapshot.picture) {
+            XCTAssertEqual(differing(snapshot.picture.buffer, software.renderer.canvas.buffer, except: display.spriteShown), 0)
+        }
+
+        // The display takes its planes back (a refused commit): the next frame draws the map, the
+        // dot and the credit into the canvas, which goes out whole.
+        display.revokePlanes()
+        try frame(30)
+        XCTAssertNil(driven.view.planeDot)
+        XCTAssertEqual(driven.view.renderer.screenLayers.count, 1, "the credit back in the canvas")
+        XCTAssertNil(display.shown, "the canvas on the primary plane")
+        XCTAssertTrue(display.picturesShown.isEmpty)
+        let screen = display.screen()
+        XCTAssertEqual(withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: nil) }, 0,
+                       "the software frame, dot and credit included")
+        XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map false", "dot false", "credit false"])
     }
 
     /// A map that says when it changed inside the picture last drawn, and records each drawing.

@@ -4,8 +4,9 @@ import DisplayDoubles
 import Raster
 
 /// A display composing in memory as a display controller does: the primary plane shows the
-/// canvas's copy or a map picture from its window, the sprite blended over it.
-final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane {
+/// canvas's copy or a map picture from its window, the sprite blended over it, and the pictures
+/// granted planes (`offersPicturePlanes`) over both.
+final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane, PicturePlanes {
     let copy: OwnedPixelBuffer
     let sprite = OwnedPixelBuffer(width: 300, height: 300, format: .xrgb8888)
     private(set) var spriteShown: Rect?
@@ -17,6 +18,13 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane {
     var takesSprites = true
     var scrollsMap = true
     var offersScrolling = true
+    /// Planes for pictures above the dot's; `refusesPictures`: a driver refusing every one.
+    var offersPicturePlanes = false
+    var refusesPictures = false
+    private(set) var grants = PlaneGrants(dot: true, pictures: [])
+    private(set) var generation = 0
+    private var picturesNext: [Overlay] = []
+    private(set) var picturesShown: [Overlay] = []
 
     init(width: Int, height: Int, margin: Int) {
         copy = OwnedPixelBuffer(width: width, height: height, format: .xrgb8888)
@@ -25,6 +33,29 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane {
     }
     override var spritePlane: SpritePlane? { self }
     override func mapScrollPlane(margin: Int) -> MapScrollPlane? { offersScrolling ? self : nil }
+    override var picturePlanes: (any PicturePlanes)? { offersPicturePlanes ? self : nil }
+
+    /// The display taking its planes back on its own (a refused commit): everything composited.
+    func revokePlanes() {
+        grants = PlaneGrants(dot: false, pictures: grants.pictures.map { _ in false })
+        takesSprites = false
+        picturesNext = []
+        spriteNext = nil
+        generation += 1
+    }
+
+    /// The dot on plane 0, each picture on one of the planes above; refused pictures take the dot along.
+    private(set) var assignments = 0
+    func assign(pictures: [Overlay], names: [String]) -> PlaneGrants {
+        assignments += 1
+        let granted = GreedyPlanes.assign(layers: 1 + pictures.count, planes: 2 + pictures.count,
+                                          canUse: { layer, plane in (layer == 0) == (plane == 0) },
+                                          overlaps: { _, _ in true }, test: { layer, _, _ in layer == 0 || !refusesPictures })
+        grants = PlaneGrants(dot: granted[0] != nil, pictures: pictures.indices.map { granted[$0 + 1] != nil })
+        takesSprites = grants.dot
+        picturesNext = pictures.indices.filter { granted[$0 + 1] != nil }.map { pictures[$0] }
+        return grants
+    }
     override func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)) }
     override func present(damage: Rect) {
         if next == nil, !damage.isEmpty || shown != nil {
@@ -36,6 +67,7 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane {
         if let n = next, n.index != shown?.index { pictureSwitches += 1 } else if next != nil, next! != shown! { windowMoves += 1 }
         shown = next
         spriteShown = spriteNext
+        picturesShown = picturesNext
     }
 
     var spriteWidth: Int { 300 }
@@ -70,6 +102,7 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane {
             DotSprite.blend(PixelBuffer(base: sprite.buffer.base, width: r.width, height: r.height, stride: sprite.buffer.stride,
                                         format: .xrgb8888), over: out.buffer, atX: r.x, y: r.y)
         }
+        for p in picturesShown { p.draw(into: out.buffer, clip: out.buffer.bounds) }
         return out
     }
 }
