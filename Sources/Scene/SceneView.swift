@@ -31,6 +31,10 @@ public final class SceneView {
     public private(set) var planeMap: PlaneMap?
     /// Whether the canvas lags behind the screen (the screen showed a map picture instead).
     private var canvasBehind = false
+    /// The map image, which carries a route drawn into it (`showRoute`).
+    let mapImage: MapImage?
+    /// A route drawn over the canvas as a map layer, where the map cannot carry it.
+    var routeOnCanvas: RouteLayer?
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -46,6 +50,7 @@ public final class SceneView {
             throw SetupError(description: "map: \(error)")
         }
         window = MapWindow(color: settings.map.background, source: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        mapImage = map
         waitsForTiles = waitForTiles
         if let set = settings.map.tiles.set {
             let tiled: TiledMap
@@ -129,6 +134,7 @@ public final class SceneView {
             canvasBehind = false
             renderer.invalidate()
         }
+        if routeOnCanvas != nil { routeFollowsView(frame.offset) }
         if let tiles {
             let was = tiles.mosaic.offset
             if tiles.show(offset: frame.offset) { renderer.scrollCanvas(byX: frame.offset.x - was.x, y: frame.offset.y - was.y) }
