@@ -1,0 +1,99 @@
+import Foundation
+import PNG
+import TestSupport
+import XCTest
+
+/// The followed trip's route on the map of a running daemon: a PNG display over a map image of
+/// the trip's part of Fortaleza, the vehicle at the trip's first stop; once the trip is loaded the
+/// written frames show the route's colour (the default blue: the feed gives route 804 none) along
+/// the trip's shape, where the bare map has only greys.
+final class RunTransitRouteTests: XCTestCase {
+    static let feed = "/work/shared/testdata/gtfs/fortaleza.zip"
+    static let trip = "D804-T01V01B01-I"
+    static let (mapWidth, mapHeight) = (900, 700)
+    static let blue = (r: 0, g: 102, b: 204)
+
+    /// CSV rows of one file of the feed (no quoted commas in the columns read here).
+    private func rows(_ file: String) throws -> [[Substring]] {
+        try runProgram("/usr/bin/unzip", ["-p", Self.feed, file]).stdout.split(whereSeparator: \.isNewline)
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    }
+
+    func testAPNGRunFollowingATripShowsItsRouteAlongTheShape() throws {
+        let dir = try TestEnvironment.temporaryDirectory("run-transit-route")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trips = try rows("trips.txt")
+        let shapeID = try XCTUnwrap(trips.first { $0[2] == Self.trip })[7]
+        let shape = try rows("shapes.txt").filter { $0[0] == shapeID }
+            .sorted { Int($0[3])! < Int($1[3])! }.map { (lat: Double($0[1])!, lon: Double($0[2])!) }
+        XCTAssertGreaterThan(shape.count, 10)
+        let first = shape[0]
+        // The map: the shape's box and a margin, a light grey with a darker grid.
+        let lats = shape.map(\.lat), lons = shape.map(\.lon)
+        let pad = 0.004
+        let (west, east, south, north) = (lons.min()! - pad, lons.max()! + pad, lats.min()! - pad, lats.max()! + pad)
+        var rgb = [UInt8](repeating: 0xE0, count: Self.mapWidth * Self.mapHeight * 3)
+        for y in 0..<Self.mapHeight { for x in 0..<Self.mapWidth where x % 40 == 0 || y % 40 == 0 {
+            for c in 0..<3 { rgb[(y * Self.mapWidth + x) * 3 + c] = 0x90 }
+        } }
+        let mapPath = dir.appendingPathComponent("fortaleza.png").path
+        try PNGWrite.rgb(width: Self.mapWidth, height: Self.mapHeight, rgb: rgb, to: mapPath)
+        func my(_ lat: Double) -> Double { let s = sin(lat * .pi / 180); return log((1 + s) / (1 - s)) / 2 }
+        func mapPixel(_ lat: Double, _ lon: Double) -> (x: Double, y: Double) {
+            ((lon - west) / (east - west) * Double(Self.mapWidth), (my(north) - my(lat)) / (my(north) - my(south)) * Double(Self.mapHeight))
+        }
+
+        let frames = dir.appendingPathComponent("frames")
+        let config = """
+            [source]
+            position = \(first.lat),\(first.lon)
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "480x360", fps: 10, pngFps: 10))
+            [map]
+            image = \(mapPath)
+            bounds = \(west),\(south),\(east),\(north)
+            follow = center
+            [transit]
+            gtfs = \(Self.feed)
+            trip = \(Self.trip)
+            cache = \(dir.path)/cache
+
+            """
+        let daemon = try RunningDaemon(config: config, in: dir)
+        try daemon.waitForLog("transit: trip \(Self.trip)", timeout: 120)
+        let before = daemon.frames(in: frames).count
+        let seen = try daemon.waitForFrames(in: frames, "frames after the trip loaded") { $0.count >= before + 3 }
+        let line = try XCTUnwrap(seen.last)
+        let image = try ScreenImage.read(frames.appendingPathComponent(line.file).path)
+        XCTAssertEqual(daemon.stop().status, 0, daemon.log)
+
+        // Where the canvas lies on the map: the dot's map pixel less its canvas pixel.
+        let dot = (x: try XCTUnwrap(line.x), y: try XCTUnwrap(line.y))
+        let at = mapPixel(try XCTUnwrap(line.lat), try XCTUnwrap(line.lon))
+        let origin = (x: (at.x - dot.x).rounded(), y: (at.y - dot.y).rounded())
+        // Points every 3 px along the shape in view, away from the dot, sampled on the pixel they
+        // fall in (the line is 6 px wide: every such pixel is inside it).
+        var sampled = 0, blue = 0
+        for i in 0..<(shape.count - 1) {
+            let a = mapPixel(shape[i].lat, shape[i].lon), b = mapPixel(shape[i + 1].lat, shape[i + 1].lon)
+            let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+            guard length > 0 else { continue }
+            for t in stride(from: 0, to: 1, by: 3 / length) {
+                let x = a.x + (b.x - a.x) * t - origin.x, y = a.y + (b.y - a.y) * t - origin.y
+                guard x >= 4, y >= 4, x < Double(image.width - 4), y < Double(image.height - 4),
+                      (x - dot.x) * (x - dot.x) + (y - dot.y) * (y - dot.y) > 50 * 50 else { continue }
+                sampled += 1
+                let p = image.pixel(Int(x), Int(y))
+                if abs(p.r - Self.blue.r) <= 2, abs(p.g - Self.blue.g) <= 2, abs(p.b - Self.blue.b) <= 2 { blue += 1 }
+            }
+        }
+        XCTAssertGreaterThan(sampled, 30, "too little of the shape in view to tell")
+        // Stops' white discs sit on the line; the rest of it is the route's colour.
+        XCTAssertGreaterThan(Double(blue), Double(sampled) * 0.8, "\(blue) of \(sampled) points on the shape show the route's colour; log:\n\(daemon.log)")
+        var anywhere = 0
+        for y in 0..<image.height { for x in 0..<image.width {
+            let p = image.pixel(x, y)
+            if p.r == Self.blue.r, p.g == Self.blue.g, p.b == Self.blue.b { anywhere += 1 }
+        } }
+        XCTAssertLessThan(anywhere, image.width * image.height / 4, "the route's colour is all over the frame")
+    }
+}
