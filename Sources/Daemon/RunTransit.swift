@@ -96,11 +96,12 @@ extension RunDaemon {
             return
         }
         let distance = transit.lastUpdate?.distance, next = transit.nextStopIndex
-        if let route = transit.route, d.view.route === route.layer {
+        let style = TransitRoute.style(for: trip.route, settings: settings.transit, scale: d.view.scale)
+        if let route = transit.route, d.view.route === route.layer, route.layer.style == style {
             if route.move(distance: distance, nextStop: next) { d.view.routeMoved() }
             return
         }
-        guard let route = TransitRoute(trip: trip, view: d.view) else { return }
+        guard let route = TransitRoute(trip: trip, view: d.view, settings: settings.transit) else { return }
         route.move(distance: distance, nextStop: next)
         transit.route = route
         d.view.showRoute(route.layer)

@@ -1,4 +1,5 @@
 import Compositor
+import Config
 import Geo
 import Raster
 import Scene
@@ -15,11 +16,8 @@ final class TransitRoute {
     private let metres: [Double]
     private let pixels: [Double]
 
-    /// The line's colour when the feed gives none, or white (invisible on its white casing).
-    static let defaultColor = Color(r: 0, g: 102, b: 204)
-
     /// Nil when the view has no projection yet (a plain map before the first fix).
-    init?(trip: Trip, view: SceneView) {
+    init?(trip: Trip, view: SceneView, settings: TransitSettings) {
         guard let projection = view.scene.projection, trip.line.points.count > 0 else { return nil }
         var xs: [Double] = [], ys: [Double] = [], along: [Double] = []
         for p in trip.line.points {
@@ -34,7 +32,7 @@ final class TransitRoute {
         }
         metres = trip.line.distances
         pixels = along
-        layer = RouteLayer(style: Self.style(for: trip.route, scale: view.scale))
+        layer = RouteLayer(style: Self.style(for: trip.route, settings: settings, scale: view.scale))
         layer.setRoute(x: xs, y: ys)
         layer.setStops(trip.stops.map { s in
             let m = projection.point(for: GeoPoint(latitude: s.latitude, longitude: s.longitude))
@@ -42,18 +40,20 @@ final class TransitRoute {
         })
     }
 
-    /// The route's look: its `route_color` (the default where none, or white), sizes in points.
-    static func style(for route: Trip.Route, scale: Double) -> RouteStyle {
-        var color = defaultColor
+    /// The route's look: its `route_color` (`routeColor` where none, or white, which would
+    /// vanish in the casing), `routeWidth` points wide, the casing and stops scaled alike.
+    static func style(for route: Trip.Route, settings: TransitSettings, scale: Double) -> RouteStyle {
+        var color = settings.routeColor
         if let c = route.color, c & 0xFF_FFFF != 0xFF_FFFF {
             color = Color(r: UInt8((c >> 16) & 0xFF), g: UInt8((c >> 8) & 0xFF), b: UInt8(c & 0xFF))
         }
         var s = RouteStyle(color: color)
-        s.width *= scale
-        s.casingWidth *= scale
-        s.stopRadius *= scale
-        s.stopRing *= scale
-        s.nextStopRadius *= scale
+        let k = scale * settings.routeWidth / s.width
+        s.width *= k
+        s.casingWidth *= k
+        s.stopRadius *= k
+        s.stopRing *= k
+        s.nextStopRadius *= k
         return s
     }
 

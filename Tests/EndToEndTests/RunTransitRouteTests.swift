@@ -5,13 +5,13 @@ import XCTest
 
 /// The followed trip's route on the map of a running daemon: a PNG display over a map image of
 /// the trip's part of Fortaleza, the vehicle at the trip's first stop; once the trip is loaded the
-/// written frames show the route's colour (the default blue: the feed gives route 804 none) along
-/// the trip's shape, where the bare map has only greys.
+/// written frames show the route's colour (`routeColor`: the feed gives route 804 none) along the
+/// trip's shape, where the bare map has only greys.
 final class RunTransitRouteTests: XCTestCase {
     static let feed = "/work/shared/testdata/gtfs/fortaleza.zip"
     static let trip = "D804-T01V01B01-I"
     static let (mapWidth, mapHeight) = (900, 700)
-    static let blue = (r: 0, g: 102, b: 204)
+    static let color = (r: 0xB0, g: 0x1C, b: 0x6E)
 
     /// CSV rows of one file of the feed (no quoted commas in the columns read here).
     private func rows(_ file: String) throws -> [[Substring]] {
@@ -56,6 +56,8 @@ final class RunTransitRouteTests: XCTestCase {
             gtfs = \(Self.feed)
             trip = \(Self.trip)
             cache = \(dir.path)/cache
+            routeColor = #B01C6E
+            routeWidth = 8
 
             """
         let daemon = try RunningDaemon(config: config, in: dir)
@@ -71,8 +73,8 @@ final class RunTransitRouteTests: XCTestCase {
         let at = mapPixel(try XCTUnwrap(line.lat), try XCTUnwrap(line.lon))
         let origin = (x: (at.x - dot.x).rounded(), y: (at.y - dot.y).rounded())
         // Points every 3 px along the shape in view, away from the dot, sampled on the pixel they
-        // fall in (the line is 6 px wide: every such pixel is inside it).
-        var sampled = 0, blue = 0
+        // fall in (the line is 8 px wide: every such pixel is inside it).
+        var sampled = 0, coloured = 0
         for i in 0..<(shape.count - 1) {
             let a = mapPixel(shape[i].lat, shape[i].lon), b = mapPixel(shape[i + 1].lat, shape[i + 1].lon)
             let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
@@ -83,16 +85,16 @@ final class RunTransitRouteTests: XCTestCase {
                       (x - dot.x) * (x - dot.x) + (y - dot.y) * (y - dot.y) > 50 * 50 else { continue }
                 sampled += 1
                 let p = image.pixel(Int(x), Int(y))
-                if abs(p.r - Self.blue.r) <= 2, abs(p.g - Self.blue.g) <= 2, abs(p.b - Self.blue.b) <= 2 { blue += 1 }
+                if abs(p.r - Self.color.r) <= 2, abs(p.g - Self.color.g) <= 2, abs(p.b - Self.color.b) <= 2 { coloured += 1 }
             }
         }
         XCTAssertGreaterThan(sampled, 30, "too little of the shape in view to tell")
         // Stops' white discs sit on the line; the rest of it is the route's colour.
-        XCTAssertGreaterThan(Double(blue), Double(sampled) * 0.8, "\(blue) of \(sampled) points on the shape show the route's colour; log:\n\(daemon.log)")
+        XCTAssertGreaterThan(Double(coloured), Double(sampled) * 0.8, "\(coloured) of \(sampled) points on the shape show the route's colour; log:\n\(daemon.log)")
         var anywhere = 0
         for y in 0..<image.height { for x in 0..<image.width {
             let p = image.pixel(x, y)
-            if p.r == Self.blue.r, p.g == Self.blue.g, p.b == Self.blue.b { anywhere += 1 }
+            if p.r == Self.color.r, p.g == Self.color.g, p.b == Self.color.b { anywhere += 1 }
         } }
         XCTAssertLessThan(anywhere, image.width * image.height / 4, "the route's colour is all over the frame")
     }
