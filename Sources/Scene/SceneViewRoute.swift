@@ -42,6 +42,7 @@ extension SceneView {
             if r.isEmpty { return }
             let o = renderer.backgroundOrigin
             renderer.invalidate(Rect(x: r.x - o.x, y: r.y - o.y, width: r.width, height: r.height))
+            planeMap?.mapChanged()
         }
         // A route over the canvas reports its own damage to the renderer.
     }
