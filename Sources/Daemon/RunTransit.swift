@@ -105,6 +105,9 @@ extension RunDaemon {
         route.move(distance: distance, nextStop: next)
         transit.route = route
         d.view.showRoute(route.layer)
+        let kept = d.view.routeBytes
+        log.info("transit: line \(TransitSummary.routeName(trip.route)) on the map, " +
+                 (kept > 0 ? "drawn into it (\((kept + 1023) >> 10) KiB of the map kept under it)" : "drawn over each frame (the map cannot carry it)"))
     }
 
     private func describe(_ event: RouteProgress.Event, trip: Trip, update: RouteProgress.Update) -> String {

@@ -32,6 +32,13 @@ extension SceneView {
         return routeOnCanvas
     }
 
+    /// Bytes of the map kept under the route (0 when it is drawn over the canvas instead).
+    public var routeBytes: Int {
+        if let tiles { return tiles.routeBytes }
+        if window.scrolls, let mapImage { return mapImage.routeUnderlay?.byteCount ?? 0 }
+        return 0
+    }
+
     /// After the route's travelled part or next stop changed: the map repainted where it changed
     /// and that much of the canvas redrawn at the next frame. Allocates nothing.
     public func routeMoved() {

@@ -64,6 +64,7 @@ final class RunTransitRouteTests: XCTestCase {
     /// (stops' white discs sit on it); `pixel` places a position on the map.
     private func assertRouteShown(_ image: ScreenImage, _ line: FrameLine, _ log: String, shape: [(lat: Double, lon: Double)],
                                   pixel mapPixel: (Double, Double) -> (x: Double, y: Double)) throws {
+        XCTAssertTrue(log.contains("on the map, drawn into it ("), "the map does not carry the route: \(log)")
         // Where the canvas lies on the map: the dot's map pixel less its canvas pixel.
         let dot = (x: try XCTUnwrap(line.x), y: try XCTUnwrap(line.y))
         let at = mapPixel(try XCTUnwrap(line.lat), try XCTUnwrap(line.lon))
