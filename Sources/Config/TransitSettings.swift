@@ -65,14 +65,9 @@ extension SettingsTable {
                        s.transit.cache = resolvePath(text, origin: origin)
                    },
                    show: { $0.transit.cache ?? "auto" }),
-        SettingKey(section: "transit", name: "routeColor", allowed: "opaque colour `#RRGGBB`",
-                   meaning: "the trip's line on the map where the feed gives no `route_color`, or white (which would vanish in the line's white casing)",
-                   parse: { text, s, _ throws(SettingProblem) in
-                       let c = try parseColor(text)
-                       guard c.a == 255 else { throw SettingProblem("must be opaque (expected #RRGGBB, or alpha FF)") }
-                       s.transit.routeColor = c
-                   },
-                   show: { formatColor($0.transit.routeColor) }),
+        opaqueColor(section: "transit", "routeColor",
+                    "the trip's line on the map where the feed gives no `route_color`, or white (which would vanish in the line's white casing)",
+                    { $1(&$0.transit.routeColor) }),
         number(section: "transit", "routeWidth", .closed(1, 30), unit: "points",
                "the width of the trip's line on the map (its white casing and the stops scale with it)", { $1(&$0.transit.routeWidth) }),
     ]
