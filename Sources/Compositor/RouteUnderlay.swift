@@ -8,7 +8,9 @@ import Raster
 ///
 /// Every surface the route is drawn into must get it through `apply` while the surface still
 /// shows the bare map, and be repainted (`repaint`) with the route's map damage after each
-/// change. Nothing here allocates after `init`.
+/// change of its travelled part or next stop. Its line, stops and style are those it had at
+/// `init` (the cells kept depend on them): another line or look is another underlay, made after
+/// this one was removed. Nothing here allocates after `init`.
 public final class RouteUnderlay {
     public static let shift = 4
     static let size = 1 << shift
