@@ -37,6 +37,8 @@ public final class BenchDrive {
     private var mapScroll: MapScroll?
     private var picture = 0
     private var window: (x: Int, y: Int)?
+    /// With `route`: the bus's route along the drive, drawn into the tiles, moved once a second.
+    public private(set) var route: BenchRoute?
 
     /// Map pixels per frame: a fast-forwarded bus (about 200 km/h at zoom 17), so that a few
     /// hundred frames cross several tiles.
@@ -82,6 +84,11 @@ public final class BenchDrive {
             spriteTargets = []
             pictures = []
         }
+        if options.route {
+            route = BenchRoute(scale: options.scale) { n in (self.dot(n).x, self.dot(n).y) }
+            route!.place(0)
+            map.setRoute(route!.layer)
+        }
     }
 
     /// The dot's map position in frame `n`: a straight drive, reflected back at the map's edges.
@@ -115,6 +122,10 @@ public final class BenchDrive {
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
         let target = targets[n & 1].buffer
+        if let route, n % BenchRoute.framesPerFix == 0 {
+            route.place(n)
+            renderer.invalidate(map.routeMoved())
+        }
         let p = dot(n)
         offset = viewport.offset(following: p, from: offset)
         let centre = viewport.canvasPoint(p, offset: offset)

@@ -133,15 +133,58 @@ public final class RouteLayer: Layer {
     }
 
     public func draw(into canvas: PixelBuffer, clip: Rect) {
-        let area = clip.intersection(frame).intersection(canvas.bounds)
+        draw(into: canvas, clip: clip, originX: view.x, originY: view.y)
+    }
+
+    /// Draws the route inside `clip` of `surface` (XRGB8888) whose top-left pixel is map pixel
+    /// (`originX`, `originY`): a tile's slot or a map image, which then carry the route whatever
+    /// the view. The same pixels as `draw(into:clip:)` for a view there.
+    public func draw(into surface: PixelBuffer, clip: Rect, originX: Int, originY: Int) {
+        let area = clip.intersection(Self.shifted(mapBounds, (originX, originY))).intersection(surface.bounds)
         if area.isEmpty { return }
-        line.stroke(stroke, into: canvas, clip: area, viewX: view.x, viewY: view.y)
+        line.stroke(stroke, into: surface, clip: area, viewX: originX, viewY: originY)
         // The next stop last, over any neighbour it grew into.
         var i = 0
         while i < stops.count {
-            if i != nextStop { marker(i).draw(into: canvas, clip: area, center: stops[i], viewX: view.x, viewY: view.y) }
+            if i != nextStop { marker(i).draw(into: surface, clip: area, center: stops[i], viewX: originX, viewY: originY) }
             i += 1
         }
-        if let n = nextStop { marker(n).draw(into: canvas, clip: area, center: stops[n], viewX: view.x, viewY: view.y) }
+        if let n = nextStop { marker(n).draw(into: surface, clip: area, center: stops[n], viewX: originX, viewY: originY) }
+    }
+
+    /// What changed since the last take, in map pixels (whatever the view); returned once.
+    public func takeMapDamage() -> Rect {
+        let d = damage
+        damage = .empty
+        return d
+    }
+
+    /// All the route may cover, in map pixels.
+    public var mapFrame: Rect { mapBounds }
+
+    /// The cells of a grid of 1 << `shift` px squares of map pixels the route may colour, with any
+    /// travelled part and any stop next (or more, never fewer): keys (`cellKey`), sorted, each once.
+    /// Off the frame path: it allocates.
+    public func cells(shift: Int) -> [Int64] {
+        var keys: [Int64] = []
+        line.forEachCell(shift: shift, margin256: stroke.reach256 + 256) { keys.append(Self.cellKey(column: $0, row: $1)) }
+        for i in stops.indices {
+            let r = markerBounds(i)
+            if r.isEmpty { continue }
+            for row in (r.y >> shift)...((r.maxY - 1) >> shift) {
+                for column in (r.x >> shift)...((r.maxX - 1) >> shift) { keys.append(Self.cellKey(column: column, row: row)) }
+            }
+        }
+        keys.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(keys.count)
+        for k in keys where unique.last != k { unique.append(k) }
+        return unique
+    }
+
+    /// A cell's key: ordered by row, then column, for any sign of either.
+    @inline(__always)
+    public static func cellKey(column: Int, row: Int) -> Int64 {
+        Int64(row) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: column)) ^ 0x8000_0000)
     }
 }

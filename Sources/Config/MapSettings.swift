@@ -41,14 +41,8 @@ extension SettingsTable {
                        s.map.bounds = text == "none" ? nil : try parseBounds(text)
                    },
                    show: { $0.map.bounds.map(formatBounds) ?? "none" }),
-        SettingKey(section: "map", name: "background", allowed: "opaque colour `#RRGGBB`",
-                   meaning: "the colour of a map without image, and around an image smaller than the screen",
-                   parse: { text, s, _ throws(SettingProblem) in
-                       let c = try parseColor(text)
-                       guard c.a == 255 else { throw SettingProblem("must be opaque (expected #RRGGBB, or alpha FF)") }
-                       s.map.background = c
-                   },
-                   show: { formatColor($0.map.background) }),
+        opaqueColor(section: "map", "background", "the colour of a map without image, and around an image smaller than the screen",
+                    { $1(&$0.map.background) }),
         SettingKey(section: "map", name: "center", allowed: "`LAT,LON` in degrees, or auto",
                    meaning: "for a map without image: the position drawn at the centre of the screen (with `tiles`: where the view starts); auto: the fixed `position`, else the tile set's own centre, else the first fix",
                    parse: { text, s, _ throws(SettingProblem) in

@@ -133,6 +133,17 @@ public enum SettingsTable {
                    show: { read($0, path).map(formatColor) ?? fallback })
     }
 
+    /// A colour that must be opaque (a map's, a route's: nothing shows through it).
+    static func opaqueColor(section: String, _ name: String, _ meaning: String, _ path: @escaping Path<Color>) -> SettingKey {
+        SettingKey(section: section, name: name, allowed: "opaque colour `#RRGGBB`", meaning: meaning,
+                   parse: { text, s, _ throws(SettingProblem) in
+                       let c = try parseColor(text)
+                       guard c.a == 255 else { throw SettingProblem("must be opaque (expected #RRGGBB, or alpha FF)") }
+                       path(&s) { $0 = c }
+                   },
+                   show: { formatColor(read($0, path)) })
+    }
+
     static func number(section: String = "dot", _ name: String, _ range: NumberRange, unit: String? = nil, _ meaning: String, _ path: @escaping Path<Double>) -> SettingKey {
         SettingKey(section: section, name: name, allowed: unit.map { "\(range.text) (\($0))" } ?? range.text, meaning: meaning,
                    parse: { text, s, _ throws(SettingProblem) in

@@ -1,3 +1,4 @@
+import Raster
 import Syscall
 import Transit
 
@@ -12,6 +13,10 @@ public struct TransitSettings: Sendable, Equatable {
     /// Where indexes of feeds are kept, named by the feed's hash; nil: the service's cache or
     /// state directory (`TransitSettings.defaultCache`).
     public var cache: String? = nil
+    /// The route's line on the map where the feed gives no `route_color` (or white).
+    public var routeColor = Color(r: 0x00, g: 0x66, b: 0xCC)
+    /// The route line's width, points.
+    public var routeWidth = 6.0
 
     public init() {}
 
@@ -60,6 +65,11 @@ extension SettingsTable {
                        s.transit.cache = resolvePath(text, origin: origin)
                    },
                    show: { $0.transit.cache ?? "auto" }),
+        opaqueColor(section: "transit", "routeColor",
+                    "the trip's line on the map where the feed gives no `route_color`, or white (which would vanish in the line's white casing)",
+                    { $1(&$0.transit.routeColor) }),
+        number(section: "transit", "routeWidth", .closed(1, 30), unit: "points",
+               "the width of the trip's line on the map (its white casing and the stops scale with it)", { $1(&$0.transit.routeWidth) }),
     ]
 
     /// Checked now, like a replay file, so a typo fails at check-config rather than at the import;

@@ -77,6 +77,7 @@ extension RunDaemon {
             }
             d.view.close()
             d.view = view
+            transitRouteShown()
         } catch {
             log.warning("night blanking over: keeping the old view (\(error))")
         }

@@ -248,6 +248,7 @@ public final class RunDaemon {
         switch opened {
         case .success(let d):
             display.drive(d)
+            transitRouteShown()
             log.clear(topic: "display")
             log.info("output \(d.displayName): canvas \(d.canvasWidth)x\(d.canvasHeight), scale \(formatNumber(d.view.scale)) px/pt, \(d.compositionPhrase)")
             sendStatus()

@@ -60,6 +60,7 @@ extension RunDaemon {
         if let newView, let d = display.driven {
             d.view.close()
             d.view = newView
+            transitRouteShown()
             announceMap(of: newView)
             // The new map may not cover where the dot is.
             if let seedNote, case .leftMap = seedNote { say(seedNote) }

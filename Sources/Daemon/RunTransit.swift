@@ -11,6 +11,7 @@ extension RunDaemon {
     /// Asks for the configured feed and trip when they differ from those asked before.
     func transitConfigured() {
         guard transit.needsLoad(settings.transit) else { return }
+        defer { transitRouteShown() }
         guard let request = transit.begin(settings.transit) else {
             if let trip = settings.transit.trip { log.warning("transit: trip \(trip) is set but no feed ([transit] gtfs): no trip followed") }
             return
@@ -55,7 +56,7 @@ extension RunDaemon {
         }
         transitPeriodCheck(wall: wall)
         // A fix that came while the trip loaded places the vehicle now, not at the next fix.
-        if let lastFix { transitFix(lastFix) }
+        if let lastFix { transitFix(lastFix) } else { transitRouteShown() }
         sendStatus()
     }
 
@@ -80,8 +81,33 @@ extension RunDaemon {
                                                            time: fix.receivedAt.seconds)),
               let trip = transit.loaded?.trip else { return }
         for event in update.events { log.notice("transit: " + describe(event, trip: trip, update: update)) }
+        transitRouteShown()
         transitPeriodCheck(wall: environment.wallClock())
         if transit.nextStop?.sequence != before { sendStatus() }
+    }
+
+    /// The trip's line on the drawn view's map: projected for it when it does not show it yet (a
+    /// new trip, a new view), else moved to the last fix's progress — the map repainted only
+    /// where that changed. Without a trip, no line. Not called per frame.
+    func transitRouteShown() {
+        guard let d = display.driven else { return }
+        guard let trip = transit.loaded?.trip else {
+            if d.view.route != nil { d.view.showRoute(nil) }
+            return
+        }
+        let distance = transit.lastUpdate?.distance, next = transit.nextStopIndex
+        let style = TransitRoute.style(for: trip.route, settings: settings.transit, scale: d.view.scale)
+        if let route = transit.route, d.view.route === route.layer, route.layer.style == style {
+            if route.move(distance: distance, nextStop: next) { d.view.routeMoved() }
+            return
+        }
+        guard let route = TransitRoute(trip: trip, view: d.view, settings: settings.transit) else { return }
+        route.move(distance: distance, nextStop: next)
+        transit.route = route
+        d.view.showRoute(route.layer)
+        let kept = d.view.routeBytes
+        log.info("transit: line \(TransitSummary.routeName(trip.route)) on the map, " +
+                 (kept > 0 ? "drawn into it (\((kept + 1023) >> 10) KiB of the map kept under it)" : "drawn over each frame (the map cannot carry it)"))
     }
 
     private func describe(_ event: RouteProgress.Event, trip: Trip, update: RouteProgress.Update) -> String {

@@ -22,6 +22,8 @@ final class TransitFollower {
     private(set) var stamp: TransitStamp?
     /// Off-route distance to report with the event (the fix's offset when the state changed).
     private(set) var offsetAtChange: Double?
+    /// The trip's line and stops on the drawn view's map, projected for it.
+    var route: TransitRoute?
 
     /// The request `settings` make; nil when there is no feed.
     static func request(for settings: TransitSettings) -> TransitRequest? {
@@ -46,6 +48,7 @@ final class TransitFollower {
         progress = nil
         lastUpdate = nil
         stamp = nil
+        route = nil
         warnedEnded = false
         nextPeriodCheck = 0
         request = Self.request(for: settings).map { r in
@@ -91,10 +94,14 @@ final class TransitFollower {
 
     /// The next stop, when a trip is followed and one is ahead.
     var nextStop: Trip.Stop? {
-        guard let trip = loaded?.trip else { return nil }
-        let index = lastUpdate.map { $0.nextStop } ?? progress?.nextStop
-        guard let index else { return nil }
+        guard let trip = loaded?.trip, let index = nextStopIndex else { return nil }
         return trip.stops[index]
+    }
+
+    /// The next stop's index in the trip's stops.
+    var nextStopIndex: Int? {
+        guard loaded?.trip != nil else { return nil }
+        return lastUpdate.map { $0.nextStop } ?? progress?.nextStop
     }
 
     /// What the metrics file says about transit.

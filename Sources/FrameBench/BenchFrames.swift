@@ -33,6 +33,8 @@ public final class BenchFrames {
     public private(set) var window: (x: Int, y: Int)?
     /// The daemon's margin of map around the screen in each picture (Scene's `PlaneMap.margin`).
     public static let pictureMargin = 128
+    /// With `route`: the bus's route drawn into the map, moved once a second.
+    public let route: BenchRoute?
 
     public init(_ options: BenchOptions) throws(FrameError) {
         self.options = options
@@ -42,6 +44,16 @@ public final class BenchFrames {
             throw FrameError("bench scene: \(error.description)")
         }
         map = BenchBackground.make(width: scene.mapWidth, height: scene.mapHeight)
+        if options.route {
+            let scene = scene
+            route = BenchRoute(scale: options.scale) { n in
+                let f = scene.frame(n)
+                return (f.x + Double(f.originX), f.y + Double(f.originY))
+            }
+            route!.apply(to: map.buffer)
+        } else {
+            route = nil
+        }
         renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
                                      scale: options.scale, background: .frame(map))
         var buffers: [OwnedPixelBuffer] = []
@@ -86,6 +98,10 @@ public final class BenchFrames {
             return (0, renderer.copyOut(renderer.bounds, to: target, rotation: options.rotation).area)
         }
         let f = scene.frame(n)
+        if let route {
+            let r = route.step(n, map: map.buffer), o = renderer.backgroundOrigin
+            if !r.isEmpty { renderer.invalidate(Rect(x: r.x - o.x, y: r.y - o.y, width: r.width, height: r.height)) }
+        }
         if mapScroll != nil { return stepOnPictures(n, f) }
         if options.scene == .pan {
             renderer.scrollBackground(toX: f.originX, y: f.originY)

@@ -38,6 +38,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var scene = Scene.moving
     public var look = Look.stock
     public var composition = Composition.software
+    /// A bus route along the dot's path, drawn into the map (`BenchRoute`).
+    public var route = false
 
     public init() {}
 

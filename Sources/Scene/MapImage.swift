@@ -8,6 +8,8 @@ import Raster
 public final class MapImage: MapSource {
     public let path: String
     public let pixels: OwnedPixelBuffer
+    /// The route drawn into the image, with the image's pixels under it (`setRoute`).
+    var routeUnderlay: RouteUnderlay?
 
     public init(path: String, background: Color) throws(PNGError) {
         self.path = path

@@ -15,6 +15,9 @@ public final class PlaneMap {
     public let plane: MapScrollPlane
     public let painter: any MapPicturePainter
     private var scroll: MapScroll
+    /// The map changed inside the picture on screen in a way its painter does not track (a
+    /// route drawn into a map image moved): drawn anew at the next `show`.
+    private var changed = false
 
     /// A whole map image; nil when the pictures leave no room to scroll over it.
     public convenience init?(plane: MapScrollPlane, map: OwnedPixelBuffer, viewWidth: Int, viewHeight: Int) {
@@ -41,7 +44,7 @@ public final class PlaneMap {
     public func show(offsetX x: Int, offsetY y: Int) {
         switch scroll.step(offsetX: x, offsetY: y) {
         case .move(let wx, let wy):
-            if painter.pictureOutdated, let o = scroll.origin {
+            if painter.pictureOutdated || changed, let o = scroll.origin {
                 redraw(originX: o.x, originY: o.y, windowX: wx, windowY: wy)
             } else {
                 plane.moveWindow(toX: wx, y: wy)
@@ -51,7 +54,11 @@ public final class PlaneMap {
         }
     }
 
+    /// The map's pixels changed under the picture on screen: it is drawn anew at the next `show`.
+    public func mapChanged() { changed = true }
+
     private func redraw(originX: Int, originY: Int, windowX: Int, windowY: Int) {
+        changed = false
         painter.drawPicture(originX: originX, originY: originY, width: scroll.usedWidth, height: scroll.usedHeight,
                             into: plane.sparePicture())
         plane.showSparePicture(windowX: windowX, windowY: windowY)

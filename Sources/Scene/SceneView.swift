@@ -39,6 +39,10 @@ public final class SceneView {
     private var layerPlanes: (any PicturePlanes)?
     private var dotPlane: SpritePlane?
     private var seenGeneration = 0
+    /// The map image, which carries a route drawn into it (`showRoute`).
+    let mapImage: MapImage?
+    /// A route drawn over the canvas as a map layer, where the map cannot carry it.
+    var routeOnCanvas: RouteLayer?
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -55,6 +59,7 @@ public final class SceneView {
             throw SetupError(description: "map: \(error)")
         }
         window = MapWindow(color: settings.map.background, source: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        mapImage = map
         waitsForTiles = waitForTiles
         if let set = files.tiles {
             let tiled: TiledMap
@@ -148,6 +153,7 @@ public final class SceneView {
             canvasBehind = false
             renderer.invalidate()
         }
+        if routeOnCanvas != nil { routeFollowsView(frame.offset) }
         if let tiles {
             let was = tiles.mosaic.offset
             if tiles.show(offset: frame.offset) { renderer.scrollCanvas(byX: frame.offset.x - was.x, y: frame.offset.y - was.y) }

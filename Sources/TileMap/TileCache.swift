@@ -70,6 +70,15 @@ final class TileCache {
         p.copyOut(region: p.bounds, to: n, rotation: .r0)
     }
 
+    /// Narrows `region` of `slot` again (its pixels changed there: a route drawn into them).
+    func narrow(_ slot: Int, _ region: Rect) {
+        guard let n = narrowed(slot) else { return }
+        pixels(slot).copyOut(region: region, to: n, rotation: .r0)
+    }
+
+    /// The tile `slot` holds (or is loading).
+    func id(ofSlot slot: Int) -> TileID? { ids[slot] }
+
     /// The slot holding (or loading) `id`.
     func slot(of id: TileID) -> Int? { index[id] }
 

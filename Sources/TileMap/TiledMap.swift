@@ -45,6 +45,8 @@ public final class TiledMap {
     var pictureTiles: TileRange?
     /// Whether a tile arrived inside `pictureTiles` since the picture was drawn.
     public internal(set) var pictureOutdated = false
+    /// The route drawn into every tile in the pool, with the map's pixels under it (`setRoute`).
+    var routeUnderlay: RouteUnderlay?
 
     public init(tileSet: TileSet, zoom: Int, background: Color, cacheBytes: Int,
                 canvasWidth: Int, canvasHeight: Int) throws(TileSetError) {
@@ -161,8 +163,9 @@ public final class TiledMap {
         for d in deliveries {
             inFlight -= 1
             cache.finish(d.slot, blank: d.blank)
-            // Asked for before the panel wanted RGB565 copies: made here, once.
-            if !d.blank && !d.narrowed { cache.narrow(d.slot) }
+            // The route drawn in; the RGB565 copy made here, once, when asked for before the
+            // panel wanted copies.
+            if !d.blank { settle(d.slot, id: d.id, narrowedByWorker: d.narrowed) }
             if let problem = d.problem, !reported.contains(problem) {
                 reported.insert(problem)
                 notes.append("map \(tileSet.path): \(problem); the map's colour shows there")

@@ -20,6 +20,7 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("write-city", "PATH", "only write the made-up city the drive scene drives through, as an MBTiles file, and stop"),
     .valued("city-tiles", "COLUMNSxROWS", "the city's size in zoom-17 tiles (default 72x60: 4,320 tiles)"),
     .valued("composition", "software|planes", "the dot painted into the frame, or as its own picture for a display plane, the frame holding the map alone (default software)"),
+    .flag("route", "a bus route along the dot's path, drawn into the map, its travelled part moved once a second"),
     .valued("count-from", "N", "frames from N on run through the step callgrind's --toggle-collect counts (deploy/bench/bench-guard; default: none)"),
     .flag("no-hash", "skip each frame's hash (counting runs: the hash costs more than the frame)"),
     .flag("json", "the report as one JSON object"),
@@ -92,6 +93,10 @@ func benchCommand(_ args: Arguments) -> Int32 {
                 if args.has("verify") { return fail("bench: --verify holds whole frames against the reference painter; with planes the frame has no dot") }
             }
             o.composition = c
+        }
+        if args.has("route") {
+            if o.scene == .copy { return fail("bench: --route draws the route into the map; the copy scene copies one frame") }
+            o.route = true
         }
         var countFrom = Int.max
         if args.value("count-from") != nil {

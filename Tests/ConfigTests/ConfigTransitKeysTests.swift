@@ -1,9 +1,10 @@
 @testable import Config
 import Foundation
+import Raster
 import TestSupport
 import XCTest
 
-/// `[transit] trip`, `offRouteMeters` and `cache`: read, shown back, and refused in one line
+/// `[transit] trip`, `offRouteMeters`, `cache`, `routeColor` and `routeWidth`: read, shown back, and refused in one line
 /// naming the file, the line and the key.
 final class ConfigTransitKeysTests: XCTestCase, ConfigFileTesting {
     let file = "/etc/pulsedot/transit.conf"
@@ -46,6 +47,17 @@ final class ConfigTransitKeysTests: XCTestCase, ConfigFileTesting {
         XCTAssertEqual(try settings("transit.offRouteMeters=120").transit.offRouteMeters, 120)
         assertError("[transit]\noffRouteMeters = 2\n", "\(file):2: transit.offRouteMeters = 2: out of range (5 ≤ value ≤ 1000, in metres)")
         assertError("[transit]\noffRouteMeters = far\n", "\(file):2: transit.offRouteMeters = far: not a number (allowed: 5 ≤ value ≤ 1000, in metres)")
+    }
+
+    func testRouteLook() throws {
+        XCTAssertEqual(Settings().transit.routeColor, Color(r: 0x00, g: 0x66, b: 0xCC))
+        XCTAssertEqual(Settings().transit.routeWidth, 6)
+        let s = try settings("transit.routeColor=#B01C6E", "transit.routeWidth=8.5")
+        XCTAssertEqual(s.transit.routeColor, Color(r: 0xB0, g: 0x1C, b: 0x6E))
+        XCTAssertEqual(s.transit.routeWidth, 8.5)
+        try assertShownValuesReadBack(s)
+        assertError("[transit]\nrouteColor = #B01C6E80\n", "\(file):2: transit.routeColor = #B01C6E80: must be opaque (expected #RRGGBB, or alpha FF)")
+        assertError("[transit]\nrouteWidth = 0\n", "\(file):2: transit.routeWidth = 0: out of range (1 ≤ value ≤ 30, in points)")
     }
 
     func testCache() throws {
