@@ -46,6 +46,12 @@ public final class FrameRenderer {
     /// overlay); nil when the canvas is not known to show the background elsewhere.
     private var narrowed: NarrowedCopy?
     private var fresh: Rect?
+    /// Canvas pixels left behind the map image: with the RGB565 copy-out over a narrowed map, a
+    /// frame restores only where the dot is (copy-out takes the rest from the narrowed map), so a
+    /// panning view does not copy the whole map twice per frame. `wholeCanvas()` catches up.
+    private var lagging: Rect = .empty
+    /// The dot of the last frame, for catching the canvas up: what a full redraw would paint.
+    private var lastPaint: (appearance: DotAppearance?, x: Double, y: Double) = (nil, 0, 0)
 
     /// Fails when the background colour is not opaque or a background frame has the wrong size.
     public init(width: Int, height: Int, style: DotStyle, scale: Double, background: FrameBackground) throws(FrameError) {
@@ -100,11 +106,16 @@ public final class FrameRenderer {
             needsFullFrame = false
         }
         if case .frame(let f) = background, !layered || !mapLayersMeet(changed) {
-            // The background restore and the dot in one pass over the changed rectangle.
+            // The background restore and the dot in one pass over the changed rectangle; only over
+            // the dot's when copy-out reads the rest from the narrowed map.
+            let lazy = !layered && narrowed != nil
             let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
-                                        appearance: dot.isEmpty ? nil : appearance, clip: changed)
+                                        appearance: dot.isEmpty ? nil : appearance, clip: lazy ? dot : changed)
+            if lazy { lagging = lagging.union(changed) }
+            lastPaint = (dot.isEmpty ? nil : appearance, centerX, centerY)
             dot = dot.union(painted)
         } else {
+            if !lagging.isEmpty { catchUp() }
             restoreBackground(changed)
             drawMapLayers(clip: changed)
             if let appearance, !dot.isEmpty {
@@ -277,11 +288,30 @@ public final class FrameRenderer {
                 return canvas.buffer.copyOut(region: region, to: target, rotation: rotation, narrowed: n,
                                              originX: backgroundOrigin.x, originY: backgroundOrigin.y, fresh: fresh)
             }
+            if !lagging.isEmpty { catchUp() }
             if rotation == .r0, case .tiles(let m) = background, m.hasNarrowed {
                 return m.copyOutNarrowed(region, from: canvas.buffer, to: target, fresh: fresh)
             }
         }
+        if !lagging.isEmpty { catchUp() }
         return canvas.buffer.copyOut(region: region, to: target, rotation: rotation)
+    }
+
+    /// The whole canvas as the last frame drew it, for readers other than `copyOut` (a
+    /// screenshot, a display's own canvas): the parts left behind the map are restored now.
+    public func wholeCanvas() -> PixelBuffer {
+        if !lagging.isEmpty { catchUp() }
+        return canvas.buffer
+    }
+
+    /// Makes the lagging pixels what the last frame would have drawn there: the map, and the dot
+    /// over it where it reaches.
+    private func catchUp() {
+        if case .frame(let f) = background {
+            painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: lastPaint.x, centerY: lastPaint.y,
+                          appearance: lastPaint.appearance, clip: lagging)
+        }
+        lagging = .empty
     }
 
     /// Makes the RGB565 copy of a background frame that copy-out to `format` in `rotation` reads

@@ -50,7 +50,7 @@ extension RunDaemon {
                 try withExtendedLifetime(screen.picture) { () throws(PNGError) in try PNGWrite.frame(screen.picture.buffer, to: path) }
                 log.notice("snapshot: \(path) (\(screen.source))")
             } else {
-                try PNGWrite.frame(d.view.renderer.canvas.buffer, to: path)
+                try PNGWrite.frame(d.view.currentCanvas(), to: path)
                 log.notice("snapshot: \(path)")
             }
         } catch {

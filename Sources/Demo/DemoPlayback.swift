@@ -86,7 +86,7 @@ public struct DemoPlayback {
             player.show(at: t)
             do {
                 _ = try withExtendedLifetime(player) { () throws(PNGFrames.WriteError) in
-                    try frames.write(player.view.renderer.canvas.buffer, showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
+                    try frames.write(player.view.renderer.wholeCanvas(), showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
                 }
             } catch { throw DemoError(error) }
         }
@@ -133,7 +133,7 @@ public struct DemoPlayback {
             let x = gutter + (i % columns) * (tileWidth + gutter), y = gutter + (i / columns) * (tileHeight + gutter)
             let tile = PixelBuffer(base: sheet.buffer.row(y) + x * 4, width: tileWidth, height: tileHeight,
                                    stride: sheet.buffer.stride, format: .xrgb8888)
-            withExtendedLifetime(player) { tile.copy(tile.bounds, from: player.view.renderer.canvas.buffer) }
+            withExtendedLifetime(player) { tile.copy(tile.bounds, from: player.view.renderer.wholeCanvas()) }
         }
         return sheet
     }

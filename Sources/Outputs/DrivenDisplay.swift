@@ -66,7 +66,7 @@ public final class DrivenDisplay {
 
     /// Hands the frame's changed rectangle to the display.
     public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
-        if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.canvas.buffer) }
+        if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.wholeCanvas()) }
         display.recorder?.stamp(frame)
         try display.present(damage: damage)
     }

@@ -1,29 +1,13 @@
 /// Integer square roots, digit by digit: the same bits on every CPU without going through a
 /// Double, and exact where `Fixed.floorSqrt` is not (squares of map-wide distances pass 2^48).
 extension Fixed {
-    /// ⌊√n⌋.
+    /// ⌊√n⌋, for any unsigned width (specialised at each use: `UInt32` where the squares fit, else
+    /// `UInt64`).
     @inlinable
-    public static func isqrt(_ n: UInt32) -> UInt32 {
+    public static func isqrt<T: FixedWidthInteger & UnsignedInteger>(_ n: T) -> T {
         if n == 0 { return 0 }
         // The highest power of four not above n: one digit per pair of bits left.
-        var rest = n, root: UInt32 = 0, bit: UInt32 = 1 << UInt32((31 - n.leadingZeroBitCount) & ~1)
-        while bit != 0 {
-            if rest >= root &+ bit {
-                rest &-= root &+ bit
-                root = (root >> 1) &+ bit
-            } else {
-                root >>= 1
-            }
-            bit >>= 2
-        }
-        return root
-    }
-
-    /// ⌊√n⌋.
-    @inlinable
-    public static func isqrt(_ n: UInt64) -> UInt64 {
-        if n == 0 { return 0 }
-        var rest = n, root: UInt64 = 0, bit: UInt64 = 1 << UInt64((63 - n.leadingZeroBitCount) & ~1)
+        var rest = n, root: T = 0, bit: T = 1 << ((T.bitWidth - 1 - n.leadingZeroBitCount) & ~1)
         while bit != 0 {
             if rest >= root &+ bit {
                 rest &-= root &+ bit

@@ -152,7 +152,7 @@ public final class SceneView {
     /// picture instead (a snapshot), else as it is.
     public func currentCanvas() -> PixelBuffer {
         step.catchUpCanvas(offset: last.offset)
-        return renderer.canvas.buffer
+        return renderer.wholeCanvas()
     }
 
     /// Whether `takeNotes` has lines for the log (checked each frame; the lines are rare).

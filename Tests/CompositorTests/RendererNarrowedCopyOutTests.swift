@@ -49,7 +49,7 @@ final class RendererNarrowedCopyOutTests: XCTestCase {
                 damage.add(changed)
                 renderer.copyOut(damage.union, to: fast.buffer, rotation: rotation)
                 damage.endFrame()
-                renderer.canvas.buffer.copyOut(region: renderer.bounds, to: plain.buffer, rotation: rotation)
+                renderer.wholeCanvas().copyOut(region: renderer.bounds, to: plain.buffer, rotation: rotation)
                 let a = bytes(fast.buffer), b = bytes(plain.buffer)
                 XCTAssertTrue(a == b, "\(rotation) frame \(n): first difference at byte \((0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? -1)")
             }
@@ -62,7 +62,7 @@ final class RendererNarrowedCopyOutTests: XCTestCase {
         renderer.render(DotAppearance(), centerX: 30.3, centerY: 20.6)
         let a = OwnedPixelBuffer(width: 64, height: 48, format: .rgb565), b = OwnedPixelBuffer(width: 64, height: 48, format: .rgb565)
         renderer.copyOut(renderer.bounds, to: a.buffer)
-        renderer.canvas.buffer.copyOut(region: renderer.bounds, to: b.buffer)
+        renderer.wholeCanvas().copyOut(region: renderer.bounds, to: b.buffer)
         XCTAssertEqual(bytes(a.buffer), bytes(b.buffer))
     }
 
@@ -78,8 +78,47 @@ final class RendererNarrowedCopyOutTests: XCTestCase {
         renderer.backgroundRewritten()
         renderer.render(DotAppearance(), centerX: 31.1, centerY: 21.4)
         renderer.copyOut(renderer.bounds, to: a.buffer)
-        renderer.canvas.buffer.copyOut(region: renderer.bounds, to: b.buffer)
+        renderer.wholeCanvas().copyOut(region: renderer.bounds, to: b.buffer)
         XCTAssertEqual(bytes(a.buffer), bytes(b.buffer))
+    }
+
+    /// Over a narrowed map without layers a frame restores only the dot's pixels, copy-out taking
+    /// the rest from the narrowed map: a panning view does not copy the map twice a frame. What
+    /// reaches the panel, and the canvas once caught up, equal a renderer that restores it all.
+    func testAPanningViewRestoresOnlyTheDotAndCatchesUpWhenRead() throws {
+        let w = 120, h = 90
+        let background = map(width: w + 60, height: h + 40)
+        let lazy = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 1, background: .frame(background))
+        let full = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 1, background: .frame(background))
+        lazy.prepareCopyOut(format: .rgb565)
+        let fast = OwnedPixelBuffer(width: w, height: h, format: .rgb565)
+        let plain = OwnedPixelBuffer(width: w, height: h, format: .rgb565)
+        let clock = DotClock(style: DotStyle())
+        var damage = Damage(bounds: lazy.bounds)
+        var skipped = 0
+        for n in 0..<24 {
+            if n % 3 == 1 {
+                lazy.scrollBackground(toX: n * 2, y: n)
+                full.scrollBackground(toX: n * 2, y: n)
+            }
+            let appearance: DotAppearance? = n == 9 ? nil : clock.appearance(at: Double(n) * 0.23)
+            let x = 30 + Double(n) * 2.1, y = 60 - Double(n) * 1.3
+            let changed = lazy.render(appearance, centerX: x, centerY: y)
+            XCTAssertEqual(changed, full.render(appearance, centerX: x, centerY: y), "frame \(n)")
+            damage.add(changed)
+            lazy.copyOut(damage.union, to: fast.buffer)
+            damage.endFrame()
+            full.canvas.buffer.copyOut(region: full.bounds, to: plain.buffer)
+            XCTAssertEqual(bytes(fast.buffer), bytes(plain.buffer), "frame \(n) on the panel")
+            if bytes(lazy.canvas.buffer) != bytes(full.canvas.buffer) { skipped += 1 }
+            if n % 8 == 7 { XCTAssertEqual(bytes(lazy.wholeCanvas()), bytes(full.canvas.buffer), "frame \(n) caught up") }
+        }
+        // The lazy canvas really lagged: most frames left the map's pixels unrestored.
+        XCTAssertGreaterThan(skipped, 12)
+        // An XRGB8888 copy-out reads the canvas whole: it catches up first.
+        let wide = OwnedPixelBuffer(width: w, height: h, format: .xrgb8888)
+        lazy.copyOut(lazy.bounds, to: wide.buffer)
+        XCTAssertEqual(bytes(wide.buffer), bytes(full.canvas.buffer))
     }
 
     func testAMapLargerThanTheLimitGetsNoNarrowedCopy() throws {

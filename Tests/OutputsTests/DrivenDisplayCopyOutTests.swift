@@ -93,7 +93,7 @@ final class DrivenDisplayCopyOutTests: XCTestCase {
                 try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
                 let centre = try XCTUnwrap(driven.view.last.center, "\(follow) frame \(n): no dot")
                 XCTAssertTrue(centre.x > 20 && centre.x < 180 && centre.y > 20 && centre.y < 130, "\(follow) frame \(n): the dot at \(centre)")
-                driven.view.renderer.canvas.buffer.copyOut(region: driven.view.renderer.bounds, to: plain.buffer, rotation: .r0)
+                driven.view.renderer.wholeCanvas().copyOut(region: driven.view.renderer.bounds, to: plain.buffer, rotation: .r0)
                 let a = bytes(panel.screens[panel.front].buffer), b = bytes(plain.buffer)
                 XCTAssertTrue(a == b, "\(follow) frame \(n): first difference at byte \((0..<a.count).first { a[$0] != b[$0] } ?? -1)")
             }
