@@ -70,8 +70,8 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles", "Transit"]),
-        .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport", "Tiles"]),
+        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"]),
+        .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport"]),
         // The backlight through /sys/class/backlight, an IIO light sensor, the level for the moment.
         .target(name: "Backlight", dependencies: ["Config", "Syscall"]),
         .testTarget(name: "BacklightTests", dependencies: ["Backlight", "Config", "Syscall", "TestSupport"]),
@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "Location", "LocationDot", "Syscall", "Systemd"]),
         .testTarget(name: "PositioningTests", dependencies: ["Config", "Geo", "Location", "LocationDot", "Positioning", "Syscall", "TestSupport"]),
         // What is drawn when: the dot scene over the map, for one canvas.
-        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileMap", "Tiles"]),
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "SceneTests", dependencies: ["Compositor", "Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport", "TileDecode", "Tiles"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),

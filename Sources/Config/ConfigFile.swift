@@ -40,7 +40,10 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible, Sen
 /// error naming both lines, not a silent winner), and at most one of `[source]` `gpsd`, `position`
 /// and `replay`. Overrides (`--set section.key=value`, a bare key meaning `[dot]`) are applied after
 /// the file, in order, and win. Relative paths in the file are taken from the file's directory.
-/// Then `validate` checks what no single line can: a map image with its bounds, and so on.
+/// Then `validate` checks what no single line can: a map image with its bounds, and so on. Files
+/// the settings name are not opened here (a replay, a feed or a tile set is only checked to be
+/// there): the map's files and the dot's images are opened by their users (Scene's `MapFiles` and
+/// `DotImages`: the daemon, the demo, check-config).
 public struct Configuration: Sendable {
     public static let defaultPath = "/etc/pulsedot/pulsedot.conf"
     /// A configuration file is small; this refuses a wrong path such as a device or a log.
@@ -130,7 +133,7 @@ public struct Configuration: Sendable {
         var settings = base
         do {
             try settings.set(all: overrides)
-            try validate(&settings)
+            try validate(settings)
         } catch {
             throw ConfigurationError(error)
         }

@@ -1,16 +1,12 @@
 extension Configuration {
     /// What no single line can check, after the file and the overrides: the map's two forms must
     /// not be mixed, a trip needs its feed, and a headless output cannot write frames faster than
-    /// it draws them. Errors
+    /// it draws them. No file is opened here: what the map's files hold is checked by their users
+    /// (`MapFiles.open` in Scene), in the same one-line form. Errors
     /// name the line of the key at fault (the one that was set, when only one of a pair was).
-    public static func validate(_ s: inout Settings) throws(SettingError) {
-        let given = s
-        func fail(_ qualified: String, _ problem: String) -> SettingError {
-            let key = SettingsTable.keys.first { $0.qualifiedName == qualified }!
-            return SettingError(key: qualified, value: given.value(of: key), problem: problem,
-                                origin: given.origins[qualified] ?? .commandLine)
-        }
-        try validateTiles(&s, fail: fail)
+    public static func validate(_ s: Settings) throws(SettingError) {
+        let fail = s.failure
+        try validateTiles(s, fail: fail)
         let map = s.map
         if map.tiles.path != nil {
             // A tiled map takes center and zoom, and bounds to show part of it.

@@ -1,15 +1,13 @@
 import Geo
-import PNG
 import Raster
 
 /// The `[map]` section: what lies under the dot. Either a georeferenced image (`image` + `bounds`)
 /// or a plain colour around a centre (`background` + `center` + `zoom`); `Configuration.validate`
 /// refuses a mixture.
 public struct MapSettings: Sendable {
-    /// The map image's path (resolved against the configuration file's directory) and the size its
-    /// header gives; decoded by the daemon, once.
+    /// The map image's path (resolved against the configuration file's directory); read by the
+    /// daemon (and its size by check-config), not here.
     public var imagePath: String? = nil
-    public var imageSize: (width: Int, height: Int)? = nil
     public var bounds: GeoBounds? = nil
     /// The plain map's colour, and what surrounds an image smaller than the screen.
     public var background = Color(r: 0xE5, g: 0xE3, b: 0xDF)
@@ -22,11 +20,6 @@ public struct MapSettings: Sendable {
     public var tiles = TileSettings()
 
     public init() {}
-
-    /// Memory the decoded image takes in `format` (what the daemon says at start for a big map).
-    public func imageBytes(format: PixelFormat) -> Int? {
-        imageSize.map { $0.width * $0.height * (format == .rgb565 ? 2 : 4) }
-    }
 }
 
 extension SettingsTable {
@@ -36,17 +29,10 @@ extension SettingsTable {
                    parse: { text, s, origin throws(SettingProblem) in
                        if text == "none" {
                            s.map.imagePath = nil
-                           s.map.imageSize = nil
                            return
                        }
                        guard !text.isEmpty else { throw SettingProblem("empty path (expected a PNG file, or none)") }
-                       let path = resolvePath(text, origin: origin)
-                       do throws(PNGError) {
-                           s.map.imageSize = try PNGRead.size(path: path)
-                       } catch {
-                           throw SettingProblem(path == text ? error.problem : "\(path): \(error.problem)")
-                       }
-                       s.map.imagePath = path
+                       s.map.imagePath = resolvePath(text, origin: origin)
                    },
                    show: { $0.map.imagePath ?? "none" }),
         SettingKey(section: "map", name: "bounds", allowed: "`WEST,SOUTH,EAST,NORTH` in degrees, or none",

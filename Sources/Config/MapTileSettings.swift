@@ -1,21 +1,14 @@
 import Geo
 import Syscall
-import TileDecode
-import Tiles
 
 /// `[map] tiles` and its companions: a tiled map (an MBTiles file or a `{z}/{x}/{y}` folder)
-/// instead of one image. The tile set is opened once the whole configuration is known
-/// (`Configuration.validate`), so `tileScheme` may follow `tiles` in the file.
+/// instead of one image: plain values. The tile set is opened by whoever draws it (and by
+/// check-config to validate), so `tileScheme` may follow `tiles` in the file.
 public struct TileSettings: Sendable {
     public var path: String? = nil
     public var scheme: TileScheme = .xyz
     public var cacheMegabytes: Int = 24
     public var attribution: MapAttribution = .auto
-    /// The tile set as opened by validation: what it holds and its tile size.
-    public internal(set) var set: TileSet? = nil
-    /// Where the view starts when neither `center` nor a fixed `position` says: the file's centre,
-    /// else the middle of its bounds.
-    public internal(set) var start: GeoPoint? = nil
 
     public init() {}
 
@@ -84,47 +77,16 @@ extension SettingsTable {
 }
 
 extension Configuration {
-    /// Opens the tile set and settles what the file decides when the configuration does not:
-    /// the zoom (the file's centre zoom, else its deepest), bounds and the starting view.
-    static func validateTiles(_ s: inout Settings, fail: (String, String) -> SettingError) throws(SettingError) {
-        guard let path = s.map.tiles.path else {
-            s.map.tiles.set = nil
-            return
-        }
+    /// What the tiles' settings decide without the tile set: a map is an image or tiles, and a
+    /// tiled map is shown at a whole zoom. The set itself is opened by its users (the daemon,
+    /// check-config), who check the rest against what it holds.
+    static func validateTiles(_ s: Settings, fail: (String, String) -> SettingError) throws(SettingError) {
+        guard s.map.tiles.path != nil else { return }
         if s.map.imagePath != nil {
             throw fail("map.tiles", "a map is either an image or tiles: remove image (or tiles)")
         }
-        var set: TileSet
-        do {
-            set = try TileSet.open(path: path, scheme: s.map.tiles.scheme, measure: TileDimensions.of)
-        } catch {
-            // The key's value already names the file.
-            let text = error.description
-            throw fail("map.tiles", text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text)
+        if s.origins["map.zoom"] != nil, s.map.zoom != s.map.zoom.rounded() {
+            throw fail("map.zoom", "a tiled map is shown at a whole zoom level, not \(formatNumber(s.map.zoom))")
         }
-        let m = set.metadata
-        if let bounds = s.map.bounds {
-            set = set.restricted(to: bounds)
-        }
-        if s.origins["map.zoom"] != nil {
-            let zoom = s.map.zoom
-            guard zoom == zoom.rounded() else {
-                throw fail("map.zoom", "a tiled map is shown at a whole zoom level, not \(formatNumber(zoom))")
-            }
-            guard Int(zoom) >= m.minZoom, Int(zoom) <= m.maxZoom + 2 else {
-                throw fail("map.zoom", "\(path) has zooms \(m.minZoom)–\(m.maxZoom); zoom \(Int(zoom)) is outside them (up to two levels past the deepest are drawn enlarged)")
-            }
-        } else {
-            s.map.zoom = Double(min(max(m.center?.zoom ?? m.maxZoom, m.minZoom), m.maxZoom))
-        }
-        // A frame size the configuration fixes (a headless output's, a configured mode) is known
-        // now, a screen's only once it is opened: the cache is checked against the known one.
-        if let screen = MapTileReport.knownScreen(s.display),
-           let problem = set.cacheProblem(cacheBytes: s.map.tiles.cacheBytes, canvasWidth: screen.width, canvasHeight: screen.height) {
-            let key = s.origins["map.cacheMegabytes"] != nil ? "map.cacheMegabytes" : s.origins["display.mode"] != nil ? "display.mode" : "map.tiles"
-            throw fail(key, problem)
-        }
-        s.map.tiles.start = m.center?.point ?? set.metadata.bounds.middle
-        s.map.tiles.set = set
     }
 }

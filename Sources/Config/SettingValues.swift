@@ -1,4 +1,3 @@
-import PNG
 import Raster
 
 // The value parsers every settings key is built from. Each returns the parsed value or throws a
@@ -130,21 +129,6 @@ func parseChoice<T>(_ text: String, _ choices: [(String, T)]) throws(SettingProb
         throw SettingProblem("not one of \(choices.map({ $0.0 }).joined(separator: ", "))")
     }
     return hit.1
-}
-
-/// A PNG with an alpha channel, decoded to its mask. A relative path from a configuration file is
-/// taken relative to that file's directory (so a config and its images can move together).
-func parseMask(_ text: String, origin: SettingOrigin) throws(SettingProblem) -> (path: String, mask: AlphaMask) {
-    guard !text.isEmpty else { throw SettingProblem("empty path (expected a PNG file with an alpha channel, or none)") }
-    var path = text
-    if !path.hasPrefix("/"), let file = origin.file, let slash = file.lastIndex(of: "/") {
-        path = String(file[...slash]) + path
-    }
-    do {
-        return (path, try PNGRead.alphaMask(path: path))
-    } catch {
-        throw SettingProblem(path == text ? error.problem : "\(path): \(error.problem)")
-    }
 }
 
 /// Shortest text that parses back to the same number ("1", "5.3", "inf").

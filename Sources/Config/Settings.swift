@@ -23,7 +23,8 @@ public struct DotSettings: Sendable {
     public var style = DotStyle()
     /// Pixels per point; nil: chosen from the display (1 below 720 lines, 2 from 720, 3 from 1440).
     public var scale: Double? = nil
-    /// Where `style.image` / `style.headingImage` were read from (for check-config's listing).
+    /// The PNGs `style.image` and `style.headingImage` are decoded from, by the users of the
+    /// settings (`DotImages.load` in Scene); parsing leaves those two nil.
     public var imagePath: String? = nil
     public var headingImagePath: String? = nil
     /// Above this horizontal error (metres) the halo is hidden; 0 = never hide.
@@ -91,6 +92,14 @@ extension Settings {
 
     /// The current value of `key` as it would be written in a configuration file.
     public func value(of key: SettingKey) -> String { key.show(self) }
+
+    /// `problem` with the key `qualified` (as `--set` writes it) where it was set: its file and
+    /// line, or `--set`. For checks made after parsing, by Config and by the users of the files
+    /// the settings name, so every refusal reads the same.
+    public func failure(_ qualified: String, _ problem: String) -> SettingError {
+        let key = SettingsTable.keys.first { $0.qualifiedName == qualified }!
+        return SettingError(key: qualified, value: value(of: key), problem: problem, origin: origins[qualified] ?? .commandLine)
+    }
 }
 
 extension Settings {

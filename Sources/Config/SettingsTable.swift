@@ -65,10 +65,10 @@ public enum SettingsTable {
         color("outerColor", "colour of the ring disc behind the dot", { $1(&$0.dot.style.outerColor) }),
         number("outerDotAlpha", .closed(0, 1), "opacity of the ring disc and its shadow, together", { $1(&$0.dot.style.outerDotAlpha) }),
         mask("image", "PNG with an alpha channel drawn instead of the inner dot: its alpha is the shape, filled with annotationColor; its size in points is its pixel size ÷ imageScale",
-             { $1(&$0.dot.style.image) }, { $1(&$0.dot.imagePath) }),
+             { $1(&$0.dot.imagePath) }),
         number("imageScale", .above(0), "pixels per point of the `image` and `headingImage` PNGs (2 for an @2x asset)", { $1(&$0.dot.style.imageScale) }),
         mask("headingImage", "PNG with an alpha channel drawn beneath everything, tinted like `image`, turned clockwise to the course over ground",
-             { $1(&$0.dot.style.headingImage) }, { $1(&$0.dot.headingImagePath) }),
+             { $1(&$0.dot.headingImagePath) }),
         duration("pulseAnimationDuration", .above(0), "half-period of the inner dot's breath", { $1(&$0.dot.style.pulseAnimationDuration) }),
         duration("outerPulseAnimationDuration", .above(0), "time for the halo to grow from nothing to full size", { $1(&$0.dot.style.outerPulseAnimationDuration) }),
         duration("delayBetweenPulseCycles", .atLeast(0), infinity: true,
@@ -151,19 +151,16 @@ public enum SettingsTable {
                    show: { formatNumber(read($0, path)) })
     }
 
-    static func mask(section: String = "dot", _ name: String, _ meaning: String, _ path: @escaping Path<AlphaMask?>, _ pathText: @escaping Path<String?>) -> SettingKey {
+    /// A PNG's path: decoded (and its alpha channel checked) by the users of the settings
+    /// (`DotImages` in Scene), not here.
+    static func mask(section: String = "dot", _ name: String, _ meaning: String, _ path: @escaping Path<String?>) -> SettingKey {
         SettingKey(section: section, name: name, allowed: "PNG path with alpha, or none", meaning: meaning,
                    parse: { text, s, origin throws(SettingProblem) in
-                       if text == "none" {
-                           path(&s) { $0 = nil }
-                           pathText(&s) { $0 = nil }
-                       } else {
-                           let loaded = try parseMask(text, origin: origin)
-                           path(&s) { $0 = loaded.mask }
-                           pathText(&s) { $0 = loaded.path }
-                       }
+                       guard !text.isEmpty else { throw SettingProblem("empty path (expected a PNG file with an alpha channel, or none)") }
+                       let value = text == "none" ? nil : resolvePath(text, origin: origin)
+                       path(&s) { $0 = value }
                    },
-                   show: { read($0, pathText) ?? "none" })
+                   show: { read($0, path) ?? "none" })
     }
 }
 

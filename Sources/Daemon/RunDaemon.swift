@@ -4,7 +4,6 @@ import GPSD
 import Geo
 import Location
 import Outputs
-import PNG
 import Positioning
 import Raster
 import Scene
@@ -44,7 +43,7 @@ public final class RunDaemon {
     var configuration: Configuration { didSet { reloads.generation += 1 } }
     var settings: Settings { configuration.settings }
     var source: (any PositionSource)!
-    var map: MapImage?
+    var map: OpenedMap
     var display: DisplayLifecycle
     var lastFix: Fix?
     let started: MonotonicInstant
@@ -67,13 +66,17 @@ public final class RunDaemon {
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.
     public init(configuration: Configuration, options: Options, environment: LoopEnvironment, log: Journal) throws(SetupError) {
-        self.configuration = configuration
         self.options = options
         self.environment = environment
         self.log = log
         HeapPolicy.returnLargeBuffersWhenFreed()
         log.level = configuration.settings.log.level
         for note in configuration.notes { log.notice(note) }
+        // The files the settings name first: a tile set that cannot be taken stops the start at
+        // once, in the same line check-config gives, rather than after waiting for a display.
+        var settled = configuration
+        map = try Self.openFiles(&settled.settings, log: log)
+        self.configuration = settled
         watchdog = environment.notifier?.watchdogInterval.map { WatchdogCadence(interval: $0) }
         let now = environment.waiting.now()
         started = now
@@ -83,7 +86,6 @@ public final class RunDaemon {
         blanking = NightBlanking(settings: configuration.settings.display.blanking, now: now)
         brightness = BrightnessControl(settings: configuration.settings.display.brightness, now: now, makePort: environment.makeBacklight)
         do { try environment.waiting.setFrameRate(configuration.settings.display.fps) } catch { throw SetupError(error) }
-        do { map = try Self.loadMap(configuration.settings.map, log: log) } catch { throw SetupError(error) }
         do { source = try makeSource(configuration.settings.source, now: now) } catch { throw SetupError(error) }
     }
 
@@ -105,11 +107,24 @@ public final class RunDaemon {
         for note in view.takeNotes() { log.warning(note) }
     }
 
-    static func loadMap(_ map: MapSettings, log: Journal) throws(PNGError) -> MapImage? {
-        guard let path = map.imagePath else { return nil }
-        let image = try MapImage(path: path, background: map.background)
+    /// The map as the daemon holds it: its files opened and its image decoded, at start and at
+    /// each reload.
+    struct OpenedMap {
+        var files: MapFiles
+        var image: MapImage?
+    }
+
+    /// Decodes the dot's images into `settings`, opens the map's files (settling what they
+    /// decide there, such as a tiled map's zoom) and decodes the map image.
+    static func openFiles(_ settings: inout Settings, log: Journal) throws(SetupError) -> OpenedMap {
+        let files: MapFiles
+        do { try DotImages.load(&settings) } catch { throw SetupError(error) }
+        do { files = try MapFiles.open(&settings) } catch { throw SetupError(error) }
+        guard let path = settings.map.imagePath else { return OpenedMap(files: files, image: nil) }
+        let image: MapImage
+        do { image = try MapImage(path: path, background: settings.map.background) } catch { throw SetupError(error) }
         log.info(image.summary)
-        return image
+        return OpenedMap(files: files, image: image)
     }
 
     func makeSource(_ settings: SourceSettings, now: MonotonicInstant) throws(SourceSetupError) -> any PositionSource {
@@ -246,10 +261,10 @@ public final class RunDaemon {
     }
 
     /// The one way a view is made for a canvas: at start, at a reload, after the night.
-    static func sceneView(settings: Settings, map: MapImage?, source: any PositionSource, canvasWidth: Int, canvasHeight: Int,
+    static func sceneView(settings: Settings, map: OpenedMap, source: any PositionSource, canvasWidth: Int, canvasHeight: Int,
                           physicalHeight: Int) throws(SceneView.SetupError) -> SceneView {
-        try SceneView(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight, physicalHeight: physicalHeight,
-                      map: map, staleAfter: source.staleAfter, center: source.fixedPosition,
+        try SceneView(settings: settings, files: map.files, canvasWidth: canvasWidth, canvasHeight: canvasHeight, physicalHeight: physicalHeight,
+                      map: map.image, staleAfter: source.staleAfter, center: source.fixedPosition,
                       waitForTiles: waitsForTiles(settings.display))
     }
 

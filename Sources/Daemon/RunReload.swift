@@ -27,10 +27,10 @@ extension RunDaemon {
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
     }
 
-    private func switchTo(_ new: Configuration, now: MonotonicInstant) throws(SetupError) {
+    private func switchTo(_ loaded: Configuration, now: MonotonicInstant) throws(SetupError) {
+        var new = loaded
+        let newMap = try Self.openFiles(&new.settings, log: log)
         let next = new.settings
-        let newMap: MapImage?
-        do { newMap = try Self.loadMap(next.map, log: log) } catch { throw SetupError(error) }
         let sourceChanged = !Self.sameSource(next.source, settings.source)
         let newSource: any PositionSource
         do { newSource = sourceChanged ? try makeSource(next.source, now: now) : source! } catch { throw SetupError(error) }

@@ -101,11 +101,12 @@ public struct DemoPlayback {
         return sheetPath
     }
 
-    /// `demo.conf` with the overrides, as the daemon reads it; refuses overrides that would replace
-    /// the demo's own drive or map.
+    /// `demo.conf` with the overrides, as the daemon reads it (the dot's images decoded); refuses
+    /// overrides that would replace the demo's own drive or map.
     public func loadConfiguration() throws(DemoError) -> Configuration {
-        let configuration: Configuration
+        var configuration: Configuration
         do { configuration = try Configuration.load(path: files.configPath, overrides: overrides) } catch { throw DemoError(error) }
+        do { try DotImages.load(&configuration.settings) } catch { throw DemoError(error) }
         let settings = configuration.settings
         guard case .replay(let path) = settings.source.source, path == files.drivePath else {
             throw DemoError(description: "the demo plays its own drive: [source] cannot be overridden")
@@ -146,7 +147,10 @@ final class DemoPlayer {
     let view: SceneView
     private var replay: ReplaySource
 
-    init(settings: Settings, width: Int, height: Int, physicalHeight: Int) throws(DemoError) {
+    init(settings given: Settings, width: Int, height: Int, physicalHeight: Int) throws(DemoError) {
+        var settings = given
+        let files: MapFiles
+        do { files = try MapFiles.open(&settings) } catch { throw DemoError(error) }
         guard case .replay(let path) = settings.source.source else {
             throw DemoError(description: "the demo needs its replay")
         }
@@ -154,7 +158,7 @@ final class DemoPlayer {
         do { log = try ReplayLog.load(path: path) } catch { throw DemoError(error) }
         replay = ReplaySource(log: log, speed: settings.source.replaySpeed, start: MonotonicInstant(nanoseconds: 0))
         do {
-            view = try SceneView(settings: settings, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
+            view = try SceneView(settings: settings, files: files, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
                                  map: nil, staleAfter: settings.source.staleAfter, center: nil, waitForTiles: true)
         } catch { throw DemoError(error) }
     }

@@ -48,9 +48,10 @@ public struct DotScene: Sendable {
     /// Whether the latest fix lay outside the map image (to say it once, not per fix).
     private var offMap = false
 
-    /// `center`: where a map without image and without a configured centre is centred (the fixed
-    /// `[source] position`); nil leaves it to the first fix.
-    public init(settings: Settings, canvasWidth: Int, canvasHeight: Int, scale: Double,
+    /// `files`: the map's files as opened (`MapFiles.open`). `center`: where a map without image
+    /// and without a configured centre is centred (the fixed `[source] position`); nil leaves it
+    /// to the first fix.
+    public init(settings: Settings, files: MapFiles, canvasWidth: Int, canvasHeight: Int, scale: Double,
                 staleAfter: Double, center: GeoPoint? = nil) throws(ProjectionError) {
         self.canvasWidth = canvasWidth
         self.canvasHeight = canvasHeight
@@ -58,15 +59,15 @@ public struct DotScene: Sendable {
         map = settings.map
         clock = DotClock(style: settings.dot.style)
         truth = FixState(rules: FixRules(dot: settings.dot, staleAfter: staleAfter, scale: scale))
-        if let tiles = map.tiles.set {
+        if let tiles = files.tiles {
             let zoom = Int(map.zoom)
             let r = tiles.tileRange(zoom: zoom)
             let grid = try MapProjection.tileGrid(zoom: zoom, tileSize: tiles.tileSize, firstColumn: r.firstColumn,
                                                   firstRow: r.firstRow, columns: r.columns, rows: r.rows)
-            let start = map.center ?? center ?? map.tiles.start
+            let start = map.center ?? center ?? files.tileStart
             place(grid, start: start.map { grid.point(for: $0) })
         } else if let path = map.imagePath, let bounds = map.bounds {
-            guard let size = map.imageSize else { throw .badSize(width: 0, height: 0, what: "map image \(path)") }
+            guard let size = files.imageSize else { throw .badSize(width: 0, height: 0, what: "map image \(path)") }
             try place(.georeferenced(bounds: bounds, imageWidth: size.width, imageHeight: size.height))
         } else if let centre = map.center ?? center {
             try place(.webMercator(center: centre, zoom: map.zoom, canvasWidth: canvasWidth, canvasHeight: canvasHeight))

@@ -36,18 +36,19 @@ public final class SceneView {
         public let description: String
     }
 
-    public init(settings: Settings, canvasWidth: Int, canvasHeight: Int, physicalHeight: Int,
+    /// `files`: the map's files as opened (`MapFiles.open`); `map`: the map image, decoded.
+    public init(settings: Settings, files: MapFiles, canvasWidth: Int, canvasHeight: Int, physicalHeight: Int,
                 map: MapImage?, staleAfter: Double, center: GeoPoint?, waitForTiles: Bool = false) throws(SetupError) {
         let scale = settings.dot.scale(forDisplayLines: physicalHeight)
         do {
-            scene = try DotScene(settings: settings, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale,
+            scene = try DotScene(settings: settings, files: files, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale,
                                  staleAfter: staleAfter, center: center)
         } catch {
             throw SetupError(description: "map: \(error)")
         }
         window = MapWindow(color: settings.map.background, source: map, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         waitsForTiles = waitForTiles
-        if let set = settings.map.tiles.set {
+        if let set = files.tiles {
             let tiled: TiledMap
             do {
                 tiled = try TiledMap(tileSet: set, zoom: Int(settings.map.zoom), background: settings.map.background,
@@ -73,7 +74,7 @@ public final class SceneView {
             }
             if window.scrolls { renderer.scrollBackground(toX: scene.offset.x, y: scene.offset.y) }
         }
-        if let text = Self.attributionText(settings.map) {
+        if let text = Self.attributionText(settings.map.tiles.attribution, of: files.tiles) {
             do {
                 let label = try AttributionLabel.make(text: text, canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: scale)
                 renderer.add(PictureLayer(label), on: .screen)
@@ -87,12 +88,12 @@ public final class SceneView {
     }
 
     /// The credit `[map] attribution` asks for: the tile set's own (tags stripped), a text, or none.
-    static func attributionText(_ map: MapSettings) -> String? {
-        switch map.tiles.attribution {
+    static func attributionText(_ attribution: MapAttribution, of set: TileSet?) -> String? {
+        switch attribution {
         case .none: return nil
         case .text(let t): return t
         case .auto:
-            guard let html = map.tiles.set?.metadata.attribution else { return nil }
+            guard let html = set?.metadata.attribution else { return nil }
             let plain = AttributionText.plain(fromHTML: html)
             return plain.isEmpty ? nil : plain
         }

@@ -3,7 +3,7 @@ import GTFS
 /// agency, calendar, calendar_dates, routes, trips and frequencies.
 extension FeedImport {
     func importAgencies() throws(TransitError) {
-        guard let t = try table("agency.txt", required: true) else { return }
+        guard let t = try table("agency.txt") else { return }
         let id = t.column("agency_id"), name = try column(t, "agency_name"), timezone = try column(t, "agency_timezone")
         let url = t.column("agency_url"), lang = t.column("agency_lang")
         let insert = try database.prepare("INSERT INTO agency (agency_id, name, url, timezone, lang) VALUES (?1, ?2, ?3, ?4, ?5)")
@@ -24,7 +24,7 @@ extension FeedImport {
     }
 
     func importCalendar() throws(TransitError) {
-        guard let t = try table("calendar.txt", required: false) else { return }
+        guard let t = try table("calendar.txt") else { return }
         let service = try column(t, "service_id"), start = try column(t, "start_date"), end = try column(t, "end_date")
         var days: [Int] = []
         for name in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] { days.append(try column(t, name)) }
@@ -50,7 +50,7 @@ extension FeedImport {
     }
 
     func importCalendarDates() throws(TransitError) {
-        guard let t = try table("calendar_dates.txt", required: false) else { return }
+        guard let t = try table("calendar_dates.txt") else { return }
         let service = try column(t, "service_id"), date = try column(t, "date"), exception = try column(t, "exception_type")
         let insert = try database.prepare("INSERT INTO calendar_dates (service, date, exception_type) VALUES (?1, ?2, ?3)")
         try forEachRow(t, "calendar_dates.txt") { () throws(GTFSError) in
@@ -80,7 +80,7 @@ extension FeedImport {
     }
 
     func importRoutes() throws(TransitError) {
-        guard let t = try table("routes.txt", required: true) else { return }
+        guard let t = try table("routes.txt") else { return }
         let id = try column(t, "route_id"), type = try column(t, "route_type")
         let agency = t.column("agency_id"), short = t.column("route_short_name"), long = t.column("route_long_name")
         let color = t.column("route_color"), textColor = t.column("route_text_color")
@@ -115,7 +115,7 @@ extension FeedImport {
     }
 
     func importTrips() throws(TransitError) {
-        guard let t = try table("trips.txt", required: true) else { return }
+        guard let t = try table("trips.txt") else { return }
         let route = try column(t, "route_id"), service = try column(t, "service_id"), id = try column(t, "trip_id")
         let headsign = t.column("trip_headsign"), short = t.column("trip_short_name"), direction = t.column("direction_id")
         let block = t.column("block_id"), shape = t.column("shape_id")
@@ -144,7 +144,7 @@ extension FeedImport {
     }
 
     func importFrequencies() throws(TransitError) {
-        guard let t = try table("frequencies.txt", required: false) else { return }
+        guard let t = try table("frequencies.txt") else { return }
         let trip = try column(t, "trip_id"), start = try column(t, "start_time"), end = try column(t, "end_time")
         let headway = try column(t, "headway_secs"), exact = t.column("exact_times")
         let insert = try database.prepare("""

@@ -5,7 +5,7 @@ import GTFS
 /// here" reads a few boxes instead of every point.
 extension FeedImport {
     func importShapes() throws(TransitError) {
-        guard let t = try table("shapes.txt", required: false) else { return }
+        guard let t = try table("shapes.txt") else { return }
         let id = try column(t, "shape_id"), lat = try column(t, "shape_pt_lat"), lon = try column(t, "shape_pt_lon")
         let sequence = try column(t, "shape_pt_sequence"), distance = t.column("shape_dist_traveled")
         let newShape = try database.prepare("INSERT INTO shapes (shape_id) VALUES (?1)")

@@ -3,7 +3,7 @@ import GTFS
 /// stops (parents linked once all are read) and stop_times.
 extension FeedImport {
     func importStops() throws(TransitError) {
-        guard let t = try table("stops.txt", required: true) else { return }
+        guard let t = try table("stops.txt") else { return }
         let id = try column(t, "stop_id"), code = t.column("stop_code"), name = t.column("stop_name")
         let lat = t.column("stop_lat"), lon = t.column("stop_lon"), type = t.column("location_type")
         let parent = t.column("parent_station"), platform = t.column("platform_code")
@@ -49,7 +49,7 @@ extension FeedImport {
     }
 
     func importStopTimes() throws(TransitError) {
-        guard let t = try table("stop_times.txt", required: true) else { return }
+        guard let t = try table("stop_times.txt") else { return }
         let trip = try column(t, "trip_id"), stop = try column(t, "stop_id"), sequence = try column(t, "stop_sequence")
         let arrival = t.column("arrival_time"), departure = t.column("departure_time"), headsign = t.column("stop_headsign")
         let pickup = t.column("pickup_type"), dropOff = t.column("drop_off_type"), distance = t.column("shape_dist_traveled")

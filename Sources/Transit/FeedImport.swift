@@ -27,14 +27,26 @@ final class FeedImport {
         self.progress = progress
     }
 
+    /// The files every feed must have, in the order they are read.
+    static let requiredFiles = ["agency.txt", "routes.txt", "stops.txt", "trips.txt", "stop_times.txt"]
+
+    /// Whether the feed has the files an import needs: checked before anything is read or written
+    /// (`TransitImporter.checkedFeed`), so a feed missing one is refused at once, and without an
+    /// import by whoever only checks it.
+    static func checkFiles(_ feed: Feed) throws(TransitError) {
+        for name in requiredFiles where !feed.contains(name) {
+            throw .feed(GTFSError(file: feed.displayName(name), message: "missing: every feed must have it"))
+        }
+        guard feed.contains("calendar.txt") || feed.contains("calendar_dates.txt") else {
+            throw .feed(GTFSError(file: feed.displayName("calendar.txt"), message: "missing, and so is calendar_dates.txt: a feed needs one of them"))
+        }
+    }
+
+    /// Reads the feed, whose files `checkFiles` passed, into the database.
     func run() throws(TransitError) {
         try database.execute(IndexSchema.tables, doing: "creating the tables")
         try database.execute("BEGIN")
         try importAgencies()
-        let hasCalendar = feed.contains("calendar.txt"), hasDates = feed.contains("calendar_dates.txt")
-        guard hasCalendar || hasDates else {
-            throw .feed(GTFSError(file: feed.displayName("calendar.txt"), message: "missing, and so is calendar_dates.txt: a feed needs one of them"))
-        }
         try importCalendar()
         try importCalendarDates()
         try importRoutes()
@@ -49,12 +61,10 @@ final class FeedImport {
         try database.execute("ANALYZE", doing: "analyzing the index")
     }
 
-    /// The table for `name`; nil for an optional file the feed does not have.
-    func table(_ name: String, required: Bool) throws(TransitError) -> CSVTable? {
-        guard feed.contains(name) else {
-            if required { throw .feed(GTFSError(file: feed.displayName(name), message: "missing: every feed must have it")) }
-            return nil
-        }
+    /// The table for `name`; nil for an optional file the feed does not have (the required ones
+    /// are there: `checkFiles`).
+    func table(_ name: String) throws(TransitError) -> CSVTable? {
+        guard feed.contains(name) else { return nil }
         let size = feed.files[name] ?? 0
         progress("reading \(name) (\(size < 1 << 20 ? "\((size + 1023) / 1024) KiB" : TransitError.megabytes(size)))")
         do { return try feed.table(name) } catch { throw .feed(error) }

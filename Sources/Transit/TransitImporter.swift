@@ -26,17 +26,45 @@ public enum TransitImporter {
         join(directory, feedHash + ".sqlite")
     }
 
+    /// What the cache holds for a feed, found without building anything.
+    public struct Lookup: Sendable {
+        /// Where the feed's index is, or would be built.
+        public let path: String
+        public let feedHash: String
+        /// The index's summary; nil when it is not built yet.
+        public let info: TransitIndex.Info?
+    }
+
+    /// The feed opened (its files listed, the required ones there) and hashed, and the index the
+    /// cache holds for that hash looked up; nothing is written. A check's way to a feed: an import
+    /// of a large feed takes minutes and is the daemon's to run, off its frame loop.
+    public static func lookUp(feedAt feedPath: String, cacheDirectory: String) throws(TransitError) -> Lookup {
+        let (_, hash) = try checkedFeed(feedPath) { _ in }
+        let target = cachePath(directory: cacheDirectory, feedHash: hash)
+        return Lookup(path: target, feedHash: hash, info: try built(target, feedHash: hash)?.info())
+    }
+
+    /// The feed opened, its files checked (before anything is hashed or written, so a feed
+    /// missing one is refused at once) and its hash.
+    static func checkedFeed(_ feedPath: String, progress: (String) -> Void) throws(TransitError) -> (Feed, String) {
+        let feed: Feed
+        do { feed = try Feed(path: feedPath) } catch { throw .feed(error) }
+        try FeedImport.checkFiles(feed)
+        progress("hashing \(feedPath)")
+        do { return (feed, try feed.hash()) } catch { throw .feed(error) }
+    }
+
+    /// The index at `target` when it was built from the feed with this hash.
+    static func built(_ target: String, feedHash: String) -> TransitIndex? {
+        guard let index = try? TransitIndex(path: target), index.feedHash == feedHash else { return nil }
+        return index
+    }
+
     public static func importFeed(at feedPath: String, output: String? = nil, cacheDirectory: String,
                                   progress: @escaping (String) -> Void) throws(TransitError) -> Report {
-        let feed: Feed
-        let hash: String
-        do {
-            feed = try Feed(path: feedPath)
-            progress("hashing \(feedPath)")
-            hash = try feed.hash()
-        } catch { throw .feed(error) }
+        let (feed, hash) = try checkedFeed(feedPath, progress: progress)
         let target = output ?? cachePath(directory: cacheDirectory, feedHash: hash)
-        if output == nil, let index = try? TransitIndex(path: target), index.feedHash == hash {
+        if output == nil, let index = built(target, feedHash: hash) {
             progress("index for this feed already built: \(target)")
             return Report(path: target, feedHash: hash, reused: true, skipped: [], info: try index.info())
         }

@@ -1,5 +1,6 @@
 import Config
 import Daemon
+import Scene
 import Syscall
 import Transit
 
@@ -18,11 +19,14 @@ let checkConfigUsage = Usage(
     notes: """
         The drop-ins FILE.d/*.conf are read after the file, in the order of their names, a later value
         winning; --set applies last. Each value that a file or --set gave is preceded by a line
-        "# from FILE:LINE" or "# from --set". With [transit] gtfs set, the feed's index is built in
-        [transit] cache as the daemon builds it (or reused, by the feed's hash), and the feed and the
-        trip are described in comments "# transit: ..."; a feed or trip that cannot be taken is a
-        warning, as the daemon runs without it. --keys-markdown takes nothing else. Exit 0 and the
-        effective configuration, or exit 1 and the one-line error.
+        "# from FILE:LINE" or "# from --set". The dot's images and the map's files are opened as
+        the daemon opens them.
+        With [transit] gtfs set, the feed is checked and hashed and its index looked for in [transit]
+        cache, never built (the daemon builds it, off its frame loop; `pulsedot transit import` builds
+        it now): the feed and the trip are described in comments "# transit: ..." when it is there,
+        else what the daemon will do is said; a feed or trip that cannot be taken is a warning, as
+        the daemon runs without it. --keys-markdown takes nothing else. Exit 0 and the effective
+        configuration, or exit 1 and the one-line error.
         """)
 
 func checkConfigCommand(_ parsed: Arguments) -> Int32 {
@@ -43,11 +47,18 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         print(SettingsTable.markdownDocument(), terminator: "")
         return 0
     }
-    do {
-        let configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
+    do throws(ConfigurationError) {
+        var configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
+        // The files the settings name are opened as the daemon opens them, so what it would refuse
+        // is refused here, and what they decide (a tiled map's zoom) is shown.
+        let files: MapFiles
+        do throws(SettingError) {
+            try DotImages.load(&configuration.settings)
+            files = try MapFiles.open(&configuration.settings)
+        } catch { throw ConfigurationError(error) }
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")
-        for line in MapTileReport.lines(configuration.settings) { print("# \(line)") }
+        for line in MapTileReport.lines(configuration.settings, files) { print("# \(line)") }
         for line in transitReport(configuration.settings.transit) { print("# transit: \(line)") }
         return 0
     } catch {
@@ -56,19 +67,27 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
     }
 }
 
-/// The feed and the trip as the daemon would take them, as comments after the configuration:
-/// the index is built into the cache as the daemon would (or reused, by the feed's hash). A feed
-/// or trip that cannot be taken is said here and on stderr, yet the configuration is valid: the
-/// daemon runs without transit then.
+/// The feed and the trip as the daemon would take them, as comments after the configuration. The
+/// feed is checked and hashed and the daemon's index for that hash looked up, never built: the
+/// unit's ExecReload runs check-config, and an import of a large feed takes minutes and is the
+/// daemon's to run, off its frame loop (two importers at once would also share the index's
+/// temporary file). Without the index, what the daemon will do is said. A feed or trip that cannot
+/// be taken is said here and on stderr, yet the configuration is valid: the daemon runs without
+/// transit then.
 func transitReport(_ settings: TransitSettings) -> [String] {
     guard let gtfs = settings.gtfs else { return [] }
     let now = WallClock.now()
     do throws(TransitError) {
-        let report = try TransitImporter.importFeed(at: gtfs, cacheDirectory: settings.cacheDirectory) { _ in }
-        var lines = ["index: \(report.path) (\(report.reused ? "already built for this feed" : "built now"))"]
-        lines += TransitSummary.feed(report.info, now: now)
+        let found = try TransitImporter.lookUp(feedAt: gtfs, cacheDirectory: settings.cacheDirectory)
+        guard let info = found.info else {
+            return ["index: \(found.path) (not built yet: the daemon builds it from the feed as it starts or reloads; "
+                        + "`pulsedot transit import \(gtfs) --cache \(settings.cacheDirectory)` builds it now)",
+                    "trip: " + (settings.trip.map { "\($0) (looked up once the index is built)" } ?? "none (no trip followed)")]
+        }
+        var lines = ["index: \(found.path) (already built for this feed)"]
+        lines += TransitSummary.feed(info, now: now)
         if let choice = settings.trip {
-            let index = try TransitIndex(path: report.path)
+            let index = try TransitIndex(path: found.path)
             lines += try TransitSummary.trip(try index.trip(choice), in: index, now: now)
         } else {
             lines.append("trip: none (no trip followed)")

@@ -1,16 +1,17 @@
 import Config
+import Scene
 
 /// The configuration a tool reads so that it does what the service would: `--config FILE` (the
 /// default file when absent; a missing default file means the defaults), its drop-ins, then
-/// `--set`. The tool's own options are applied after this by the tool, so they win.
+/// `--set`, the dot's images decoded. The tool's own options are applied after this by the tool,
+/// so they win.
 func serviceConfiguration(_ args: Arguments) throws(Arguments.Failure) -> Configuration {
     var overrides = args.all("set")
     if let scale = args.value("scale") { overrides.append("scale=\(scale)") }
-    do {
-        return try Configuration.load(path: args.value("config"), overrides: overrides)
-    } catch {
-        throw Arguments.Failure(error)
-    }
+    var configuration: Configuration
+    do { configuration = try Configuration.load(path: args.value("config"), overrides: overrides) } catch { throw Arguments.Failure(error) }
+    do { try DotImages.load(&configuration.settings) } catch { throw Arguments.Failure(error) }
+    return configuration
 }
 
 extension Configuration {

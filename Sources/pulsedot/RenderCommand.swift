@@ -60,5 +60,6 @@ func lookSettings(_ args: Arguments) throws(SettingError) -> Settings {
     var settings = Settings()
     try settings.set(all: args.all("set"))
     if let scale = args.value("scale") { try settings.set("scale=\(scale)") }
+    try DotImages.load(&settings)
     return settings
 }

@@ -99,6 +99,16 @@ final class ArchitectureTests: XCTestCase {
         }
     }
 
+    /// Config parses the settings table and opens nothing: it depends on the modules of the values
+    /// it parses (positions, colours, pixel formats, a gpsd address, a trip's id, a log level) and
+    /// on Syscall for paths, never on what reads a map's files or draws them (PNG, TileDecode,
+    /// Tiles, TileMap, Scene): the users of the settings open those (`MapFiles`, `DotImages`).
+    func testConfigDependsOnlyOnTheValuesItParses() throws {
+        let config = try XCTUnwrap(try Self.targets()["Config"])
+        XCTAssertEqual(config.dependencies.sorted(), ["DisplayCore", "GPSD", "Geo", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"],
+                       "a new dependency of Config: is it a value the table parses, or a file its users should open?")
+    }
+
     func testNoTargetHoldsMoreThanAQuarterOfTheCodeAndNoFileIsTwoIdeasLong() throws {
         let sources = TestEnvironment.packageRoot.appendingPathComponent("Sources")
         var lines: [String: Int] = [:]

@@ -48,7 +48,9 @@ final class DemoPlaybackTests: XCTestCase {
     func testTheConfigurationNamesTheDriveAndTheTiles() throws {
         let r = try demoRun()
         let files = r.demo.files
-        let settings = try Configuration.load(path: files.configPath).settings
+        // As the demo reads it: the file, then the dot's images decoded and the map's files opened.
+        var settings = try r.demo.loadConfiguration().settings
+        let map = try MapFiles.open(&settings)
         XCTAssertEqual(settings.map.tiles.path, files.tilesPath)
         XCTAssertNil(settings.map.imagePath)
         XCTAssertNil(settings.map.bounds)
@@ -61,7 +63,7 @@ final class DemoPlaybackTests: XCTestCase {
 
         // The tile set as the daemon opened it: PNG tiles of 256 px at zoom 17 only, credited,
         // its tile block the town's, and the daemon's projection the town's to the last bit.
-        let set = try XCTUnwrap(settings.map.tiles.set)
+        let set = try XCTUnwrap(map.tiles)
         XCTAssertEqual(set.kind, .mbtiles)
         XCTAssertEqual(set.tileSize, 256)
         XCTAssertEqual(set.metadata.format, .png)
@@ -75,9 +77,9 @@ final class DemoPlaybackTests: XCTestCase {
                        [DemoTown.firstColumn, DemoTown.firstRow, DemoTown.columns, DemoTown.rows])
         // The demo plays on any screen up to 4K (the tile pool holds the view and its ring).
         XCTAssertNil(set.cacheProblem(cacheBytes: settings.map.tiles.cacheBytes, canvasWidth: 3840, canvasHeight: 2160))
-        let scene = try DotScene(settings: settings, canvasWidth: 640, canvasHeight: 400, scale: 1, staleAfter: 20)
+        let scene = try DotScene(settings: settings, files: map, canvasWidth: 640, canvasHeight: 400, scale: 1, staleAfter: 20)
         XCTAssertEqual(scene.projection, town.projection)
-        let start = try XCTUnwrap(settings.map.tiles.start)
+        let start = try XCTUnwrap(map.tileStart)
         XCTAssertEqual(start.latitude, town.center.latitude, accuracy: 1e-9)
         XCTAssertEqual(start.longitude, town.center.longitude, accuracy: 1e-9)
     }

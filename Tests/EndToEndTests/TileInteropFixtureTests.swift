@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import Raster
 import TestSupport
 import TileDecode

@@ -62,14 +62,13 @@ final class DrivenDisplayCopyOutTests: XCTestCase {
         try PNGWrite.rgb(width: w, height: h, rgb: rgb, to: path)
         var s = Settings()
         s.map.imagePath = path
-        s.map.imageSize = (w, h)
         s.map.bounds = GeoBounds(west: 0, south: 0, east: 0.02, north: 0.015)
         s.map.follow = follow
         return (s, try MapImage(path: path, background: s.map.background))
     }
 
     private func view(_ s: Settings, _ map: MapImage, _ w: Int, _ h: Int) throws(SceneView.SetupError) -> SceneView {
-        try SceneView(settings: s, canvasWidth: w, canvasHeight: h, physicalHeight: h, map: map, staleAfter: 30, center: nil)
+        try SceneView(settings: s, files: MapFiles(imageSize: (map.width, map.height)), canvasWidth: w, canvasHeight: h, physicalHeight: h, map: map, staleAfter: 30, center: nil)
     }
 
     func testThePanelIsTheNarrowedCanvasWhileTheDotMovesFollowedAndAfterAReload() throws {

@@ -24,6 +24,9 @@ final class PlaneTilesTests: XCTestCase {
     /// view, so the view goes off the tiles on both sides (the map's colour there).
     private static let first = TileID(z: 17, x: 38_746, y: 46_888)
 
+    /// The tile set `settings()` wrote, opened.
+    private var files = MapFiles()
+
     private func settings() throws -> Settings {
         let dir = try TestEnvironment.temporaryDirectory("plane-tiles")
         addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
@@ -44,7 +47,7 @@ final class PlaneTilesTests: XCTestCase {
         try writer.finish()
         var s = Settings()
         s.map.tiles.path = path
-        s.map.tiles.set = try TileSet.open(path: path, scheme: .xyz, measure: TileDimensions.of)
+        files = MapFiles(tiles: try TileSet.open(path: path, scheme: .xyz, measure: TileDimensions.of))
         s.map.tiles.attribution = .none
         s.map.zoom = 17
         s.map.follow = .center
@@ -58,7 +61,7 @@ final class PlaneTilesTests: XCTestCase {
     }
 
     private func view(_ s: Settings, waiting: Bool = false) throws(SceneView.SetupError) -> SceneView {
-        try SceneView(settings: s, canvasWidth: 300, canvasHeight: 180, physicalHeight: 180, map: nil, staleAfter: 30,
+        try SceneView(settings: s, files: files, canvasWidth: 300, canvasHeight: 180, physicalHeight: 180, map: nil, staleAfter: 30,
                       center: Self.start, waitForTiles: waiting)
     }
 

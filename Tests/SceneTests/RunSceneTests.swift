@@ -13,10 +13,12 @@ final class RunSceneTests: XCTestCase {
     }
 
     /// A 2000×1000 image spanning 0…2° E, 0…1° N on an 800×600 canvas.
+    /// What `MapFiles.open` reads from the image's header (the image itself is never read here).
+    private static let imageFiles = MapFiles(imageSize: (2000, 1000))
+
     private func imageSettings(follow: FollowMode = .off, offMap: OffMapMode = .hide) -> Settings {
         var s = Settings()
         s.map.imagePath = "/nowhere/map.png"
-        s.map.imageSize = (2000, 1000)
         s.map.bounds = GeoBounds(west: 0, south: 0, east: 2, north: 1)
         s.map.follow = follow
         s.map.offMap = offMap
@@ -26,7 +28,7 @@ final class RunSceneTests: XCTestCase {
     func testNothingBeforeTheFirstFixOrARingAtTheCanvasCentre() throws {
         var s = Settings()
         s.map.center = GeoPoint(latitude: 45.5, longitude: -73.6)
-        var scene = try DotScene(settings: s, canvasWidth: 800, canvasHeight: 600, scale: 2, staleAfter: 30)
+        var scene = try DotScene(settings: s, files: MapFiles(), canvasWidth: 800, canvasHeight: 600, scale: 2, staleAfter: 30)
         let nothing = scene.frame(at: 10)
         XCTAssertEqual(nothing.phase, .nofix)
         XCTAssertNil(nothing.position)
@@ -34,7 +36,7 @@ final class RunSceneTests: XCTestCase {
         XCTAssertNil(nothing.appearance)
 
         s.dot.noFix = .ring
-        var ring = try DotScene(settings: s, canvasWidth: 800, canvasHeight: 600, scale: 2, staleAfter: 30)
+        var ring = try DotScene(settings: s, files: MapFiles(), canvasWidth: 800, canvasHeight: 600, scale: 2, staleAfter: 30)
         let frame = ring.frame(at: 10)
         XCTAssertEqual(frame.center, MapPoint(x: 400, y: 300))
         XCTAssertEqual(frame.appearance?.ringOnly, true)
@@ -42,7 +44,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testAMapWithoutCentreIsCentredOnTheFirstFix() throws {
-        var scene = try DotScene(settings: Settings(), canvasWidth: 640, canvasHeight: 480, scale: 1, staleAfter: 30)
+        var scene = try DotScene(settings: Settings(), files: MapFiles(), canvasWidth: 640, canvasHeight: 480, scale: 1, staleAfter: 30)
         XCTAssertNil(scene.projection)
         XCTAssertEqual(scene.add(fix(52.52, 13.405, at: 1)), .centred(on: GeoPoint(latitude: 52.52, longitude: 13.405)))
         let frame = scene.frame(at: 1.1)
@@ -54,7 +56,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testAFixedPositionCentresThePlainMap() throws {
-        var scene = try DotScene(settings: Settings(), canvasWidth: 1280, canvasHeight: 800, scale: 2, staleAfter: .infinity,
+        var scene = try DotScene(settings: Settings(), files: MapFiles(), canvasWidth: 1280, canvasHeight: 800, scale: 2, staleAfter: .infinity,
                                  center: GeoPoint(latitude: 45.5, longitude: -73.6))
         XCTAssertNil(scene.add(fix(45.5, -73.6, at: 0)))
         let frame = scene.frame(at: 3600)
@@ -66,7 +68,7 @@ final class RunSceneTests: XCTestCase {
     func testStaleAfterTheConfiguredTimeStaysWhereTheLastFixWas() throws {
         var s = Settings()
         s.map.center = GeoPoint(latitude: 0.5, longitude: 0.5)
-        var scene = try DotScene(settings: s, canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 5)
+        var scene = try DotScene(settings: s, files: MapFiles(), canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 5)
         scene.add(fix(0.5, 0.5, at: 10))
         XCTAssertEqual(scene.frame(at: 14.9).phase, .live)
         let stale = scene.frame(at: 15.5)
@@ -76,7 +78,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testAGeoreferencedImagePlacesTheFixOnItsPixels() throws {
-        var scene = try DotScene(settings: imageSettings(), canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 30)
+        var scene = try DotScene(settings: imageSettings(), files: Self.imageFiles, canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 30)
         // The image's centre is shown at the canvas centre (follow = off): offset (600, 200).
         XCTAssertEqual(scene.offset, ViewOffset(x: 600, y: 200))
         XCTAssertNil(scene.add(fix(0.5, 1.0, at: 1)))
@@ -88,7 +90,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testOffTheMapIsSaidOnceAndHidden() throws {
-        var scene = try DotScene(settings: imageSettings(offMap: .hide), canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 30)
+        var scene = try DotScene(settings: imageSettings(offMap: .hide), files: Self.imageFiles, canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 30)
         XCTAssertNil(scene.add(fix(0.5, 1.0, at: 1)))
         XCTAssertEqual(scene.add(fix(0.5, 3.0, at: 100)), .leftMap(GeoPoint(latitude: 0.5, longitude: 3.0), .hide))
         XCTAssertNil(scene.add(fix(0.5, 3.1, at: 101)), "still off the map: not said again")
@@ -101,7 +103,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testOffTheMapWithEdgeIsPinnedInsideTheImage() throws {
-        var scene = try DotScene(settings: imageSettings(offMap: .edge), canvasWidth: 800, canvasHeight: 600, scale: 2, staleAfter: 30)
+        var scene = try DotScene(settings: imageSettings(offMap: .edge), files: Self.imageFiles, canvasWidth: 800, canvasHeight: 600, scale: 2, staleAfter: 30)
         XCTAssertEqual(scene.add(fix(0.5, 5.0, at: 1)), .leftMap(GeoPoint(latitude: 0.5, longitude: 5.0), .edge))
         let frame = scene.frame(at: 1)
         // The ring's radius (11 pt × 2) inside the east edge, at the fix's height.
@@ -114,7 +116,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testPolarAndImpossibleFixesAreRejected() throws {
-        var scene = try DotScene(settings: Settings(), canvasWidth: 640, canvasHeight: 480, scale: 1, staleAfter: 30)
+        var scene = try DotScene(settings: Settings(), files: MapFiles(), canvasWidth: 640, canvasHeight: 480, scale: 1, staleAfter: 30)
         guard case .rejected(.polarLatitude)? = scene.add(fix(89, 10, at: 1)) else { return XCTFail("polar fix accepted") }
         guard case .rejected(.longitudeOutOfRange)? = scene.add(fix(10, 200, at: 1)) else { return XCTFail("bad longitude accepted") }
         XCTAssertEqual(scene.frame(at: 2).phase, .nofix)
@@ -122,7 +124,7 @@ final class RunSceneTests: XCTestCase {
     }
 
     func testFollowCenterMovesTheViewInWholePixels() throws {
-        var scene = try DotScene(settings: imageSettings(follow: .center), canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 30)
+        var scene = try DotScene(settings: imageSettings(follow: .center), files: Self.imageFiles, canvasWidth: 800, canvasHeight: 600, scale: 1, staleAfter: 30)
         scene.add(fix(0.5, 0.5, at: 1))
         let frame = scene.frame(at: 1)
         let p = scene.projection!.point(for: GeoPoint(latitude: 0.5, longitude: 0.5))
@@ -135,7 +137,7 @@ final class RunSceneTests: XCTestCase {
         var s = Settings()
         s.map.center = GeoPoint(latitude: 0, longitude: 0)
         s.map.zoom = 18
-        var scene = try DotScene(settings: s, canvasWidth: 640, canvasHeight: 480, scale: 1, staleAfter: 30)
+        var scene = try DotScene(settings: s, files: MapFiles(), canvasWidth: 640, canvasHeight: 480, scale: 1, staleAfter: 30)
         scene.add(fix(0, 0, at: 1, error: 30))
         // Zoom 18 at the equator: 2π·6378137 / (256·2^18) ≈ 0.597 m per pixel.
         let radius = try XCTUnwrap(scene.frame(at: 1).appearance?.accuracyRadiusPx)

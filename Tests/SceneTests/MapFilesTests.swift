@@ -1,13 +1,16 @@
 import Config
 import Foundation
 import Geo
+import PNG
+import Scene
 import TestSupport
 import Tiles
 import XCTest
 
-/// `[map] tiles` and its companions: the tile set opened when the configuration is validated,
-/// what the file decides when the configuration does not, and one-line errors naming the line.
-final class ConfigTileKeysTests: XCTestCase {
+/// The map's files opened by their users (`MapFiles.open`): `[map] tiles` and its companions, what
+/// the file decides when the configuration does not, an image's size, and one-line errors naming
+/// the file, line and key, as the settings' own are.
+final class MapFilesTests: XCTestCase {
     var dir: URL!
 
     override func setUpWithError() throws {
@@ -52,8 +55,11 @@ final class ConfigTileKeysTests: XCTestCase {
         return Array(try Data(contentsOf: url))
     }
 
-    func load(_ text: String, overrides: [String] = []) throws -> Configuration {
-        try Configuration.parse(text, file: dir.appendingPathComponent("pulsedot.conf").path, overrides: overrides)
+    /// The configuration parsed, then its map's files opened as the daemon and check-config do.
+    func load(_ text: String, overrides: [String] = []) throws -> (settings: Settings, files: MapFiles) {
+        var c = try Configuration.parse(text, file: dir.appendingPathComponent("pulsedot.conf").path, overrides: overrides)
+        let files = try MapFiles.open(&c.settings)
+        return (c.settings, files)
     }
 
     func error(_ text: String, overrides: [String] = []) -> String {
@@ -68,20 +74,20 @@ final class ConfigTileKeysTests: XCTestCase {
     func testTheFileDecidesZoomAndStartWhenTheConfigurationDoesNot() throws {
         let path = try writeMap()
         let c = try load("[map]\ntiles = \(path)\n")
-        let set = try XCTUnwrap(c.settings.map.tiles.set)
+        let set = try XCTUnwrap(c.files.tiles)
         XCTAssertEqual(set.tileSize, 256)
         XCTAssertEqual(set.kind, .mbtiles)
         XCTAssertEqual(c.settings.map.zoom, 15, "the file's centre zoom")
-        XCTAssertEqual(c.settings.map.tiles.start, GeoPoint(latitude: 52.52, longitude: 13.365))
+        XCTAssertEqual(c.files.tileStart, GeoPoint(latitude: 52.52, longitude: 13.365))
         XCTAssertEqual(c.settings.map.tiles.cacheMegabytes, 24)
         XCTAssertEqual(c.settings.map.tiles.attribution, .auto)
 
         let bare = try writeMap("bare.mbtiles", centre: nil)
         let d = try load("[map]\ntiles = bare.mbtiles\n")
-        XCTAssertEqual(d.settings.map.tiles.set?.path, bare, "relative to the configuration's folder")
+        XCTAssertEqual(d.files.tiles?.path, bare, "relative to the configuration's folder")
         XCTAssertEqual(d.settings.map.zoom, 15, "without a centre: the deepest zoom")
         let b = set.metadata.bounds
-        let start = try XCTUnwrap(d.settings.map.tiles.start)
+        let start = try XCTUnwrap(d.files.tileStart)
         XCTAssertEqual(start.latitude, (b.south + b.north) / 2, accuracy: 1e-9)
         XCTAssertEqual(start.longitude, (b.west + b.east) / 2, accuracy: 1e-9)
     }
@@ -93,7 +99,7 @@ final class ConfigTileKeysTests: XCTestCase {
         XCTAssertEqual(c.settings.map.tiles.attribution, .text("© Someone"))
         XCTAssertEqual(c.settings.map.tiles.scheme, .tms)
         XCTAssertEqual(c.settings.map.tiles.cacheBytes, 40 << 20)
-        XCTAssertEqual(c.settings.map.tiles.set?.metadata.bounds, GeoBounds(west: 13.36, south: 52.5, east: 13.39, north: 52.53))
+        XCTAssertEqual(c.files.tiles?.metadata.bounds, GeoBounds(west: 13.36, south: 52.5, east: 13.39, north: 52.53))
         XCTAssertEqual(try load("[map]\ntiles = \(path)\nattribution = none\n").settings.map.tiles.attribution, .none)
     }
 
@@ -120,6 +126,36 @@ final class ConfigTileKeysTests: XCTestCase {
 
         let mixed = error("[map]\nimage = \(try writeImage())\nbounds = 13.36,52.5,13.39,52.53\ntiles = \(path)\n")
         XCTAssertTrue(mixed.contains(":4: map.tiles = \(path): a map is either an image or tiles"), mixed)
+    }
+
+    /// Parsing reads no file: a tile set or an image that cannot be taken is refused when it is
+    /// opened, at the key's line.
+    func testParsingOpensNothing() throws {
+        let file = dir.appendingPathComponent("pulsedot.conf").path
+        let image = try Configuration.parse("[map]\nimage = gone.png\nbounds = 13.36,52.5,13.39,52.53\n", file: file)
+        XCTAssertEqual(image.settings.map.imagePath, dir.path + "/gone.png")
+        XCTAssertEqual(error("[map]\nimage = gone.png\nbounds = 13.36,52.5,13.39,52.53\n"),
+                       "\(file):2: map.image = \(dir.path)/gone.png: no such file (a PNG image is expected here)")
+        try Data("not a png".utf8).write(to: dir.appendingPathComponent("text.png"))
+        var text = Settings()
+        try text.set("map.image=\(dir.path)/text.png")
+        XCTAssertThrowsError(try MapFiles.open(&text)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("map.image = \(dir.path)/text.png: not a readable PNG ("), "\(error)")
+        }
+        let path = try writeMap()
+        let vector = try writeMap("vector.mbtiles", format: "pbf")
+        let parsed = try Configuration.parse("[map]\ntiles = vector.mbtiles\n", file: file)
+        XCTAssertEqual(parsed.settings.map.tiles.path, vector, "vector tiles are refused only when the file is opened")
+        XCTAssertEqual(parsed.settings.map.zoom, 16, "the file decides the zoom only once it is opened")
+        XCTAssertEqual(try load("[map]\ntiles = \(path)\n").settings.map.zoom, 15)
+    }
+
+    func testAnImagesSizeIsItsHeaders() throws {
+        try PNGWrite.rgb(width: 3, height: 2, rgb: [UInt8](repeating: 200, count: 18), to: dir.path + "/route.png")
+        let c = try load("[map]\nimage = route.png\nbounds = -73.6,45.49,-73.54,45.52\n")
+        XCTAssertTrue(c.files.imageSize! == (3, 2))
+        XCTAssertNil(c.files.tiles)
+        XCTAssertNil(try load("[map]\nzoom = 3\n").files.imageSize, "a plain map has no files")
     }
 
     func writeImage() throws -> String {

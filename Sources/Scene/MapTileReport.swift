@@ -1,3 +1,4 @@
+import Config
 import Geo
 import Tiles
 
@@ -17,8 +18,8 @@ public enum MapTileReport {
         }
     }
 
-    public static func lines(_ s: Settings) -> [String] {
-        guard let set = s.map.tiles.set else { return [] }
+    public static func lines(_ s: Settings, _ files: MapFiles) -> [String] {
+        guard let set = files.tiles else { return [] }
         let m = set.metadata
         let b = m.bounds
         var out: [String] = []
@@ -36,7 +37,7 @@ public enum MapTileReport {
         if let start {
             let covered = b.contains(start)
             out.append("map \(what) \(start.latitude),\(start.longitude): \(covered ? "on the map" : "NOT on the map (outside its bounds: the dot is hidden or pinned as offMap says)")")
-        } else if let first = s.map.tiles.start {
+        } else if let first = files.tileStart {
             out.append("map view starts at \(first.latitude),\(first.longitude) (the file's centre) until the first fix")
         }
         let screen = knownScreen(s.display) ?? assumedScreen
