@@ -87,15 +87,15 @@ let package = Package(
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         .testTarget(name: "OutputsTests", dependencies: ["Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport"]),
-        // The run loop: one poll over clock, signals, display and source.
-        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap", "Transit"]),
+        // The run loop: one poll over clock, signals, display and source; show's loop waits the same way.
+        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap", "Transit"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         .testTarget(name: "DemoTests", dependencies: ["Config", "Demo", "GPSD", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Scene", "TestSupport", "TileDecode", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/embedded/arm-check).
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
         .testTarget(name: "FrameBenchTests", dependencies: ["Compositor", "FrameBench", "Raster"]),
-        .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Syscall", "TileDecode", "TileMap", "Tiles"]),
+        .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "DisplayCore", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Scene", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Compositor", "FrameBench", "Raster", "TestSupport"]),
         // Argument parsing and subcommands only.
         .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "GTFSRealtime", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),

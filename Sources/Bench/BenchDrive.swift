@@ -3,40 +3,31 @@ import FrameBench
 import Geo
 import LocationDot
 import Raster
+import Scene
 import TileDecode
 import TileMap
 import Tiles
 
 /// `bench --scene drive`: the dot driving through a city-size tiled map with `follow = center`,
-/// made the way the daemon makes a frame over tiles — the view moved (cells filled from the
-/// pool, tiles around it asked for), tiles that arrived put in place, the whole canvas restored
-/// row by row from tile slots, the dot painted, the damage copied out to one of two scan-out
-/// buffers. Between frames (`prepare`, not counted) the tiles the next frame shows are decoded
-/// on the worker, so every frame finds them and the frames and their hashes do not depend on
-/// timing; inside a counted frame no tile is read or decoded.
+/// drawn by the daemon's `FrameStep` over tiles — the view moved (cells filled from the pool,
+/// tiles around it asked for), tiles that arrived put in place, the canvas scrolled and what that
+/// uncovered restored from tile slots, the dot painted — and the damage copied out to one of two
+/// scan-out buffers. Between frames (`prepare`, not counted) the tiles the next frame shows are
+/// decoded on the worker, so every frame finds them and the frames and their hashes do not depend
+/// on timing; inside a counted frame no tile is read or decoded.
 public final class BenchDrive {
     public let options: BenchOptions
     public let map: TiledMap
     public let renderer: FrameRenderer
-    public let targets: [OwnedPixelBuffer]
-    private var damage: Damage
+    /// The daemon's frame step over the tiles.
+    public let frameStep: FrameStep
+    public let scanout: FlipScanout
     private let clock: DotClock
     private let viewport: MapViewport
     private var offset: ViewOffset
     /// Where the drive starts (map pixels) and how far it goes each frame along x and y.
     private let start: MapPoint
     private let stepX: Double, stepY: Double
-    /// With `composition = planes`: the dot's picture in one of three plane buffers in turn, and
-    /// the map pictures a primary plane pans over (the daemon's margin around the screen), drawn
-    /// from the tiles; the one shown and its window.
-    private let sprite: DotSprite?
-    public let spriteTargets: [OwnedPixelBuffer]
-    /// Where the last frame put the dot's picture (nil: that frame's dot went into the map).
-    public private(set) var spritePlace: Rect?
-    private let pictures: [OwnedPixelBuffer]
-    private var mapScroll: MapScroll?
-    private var picture = 0
-    private var window: (x: Int, y: Int)?
     /// With `route`: the bus's route along the drive, drawn into the tiles, moved once a second.
     public private(set) var route: BenchRoute?
 
@@ -58,10 +49,8 @@ public final class BenchDrive {
                                          scale: options.scale, background: .tiles(map.mosaic))
         } catch { throw BenchError(error) }
         renderer.prepareCopyOut(format: options.format)
-        var buffers: [OwnedPixelBuffer] = []
-        for _ in 0..<2 { buffers.append(OwnedPixelBuffer(width: options.width, height: options.height, format: options.format)) }
-        targets = buffers
-        damage = Damage(bounds: Rect(x: 0, y: 0, width: options.width, height: options.height))
+        frameStep = FrameStep(renderer: renderer, map: .tiles(map))
+        scanout = FlipScanout(width: options.width, height: options.height, format: options.format)
         clock = DotClock(style: options.style)
         let grid: MapProjection
         do { grid = try map.projection() } catch { throw BenchError(error) }
@@ -72,24 +61,15 @@ public final class BenchDrive {
         stepX = Self.pixelsPerFrame * 0.866_025_403_784_438_6
         stepY = Self.pixelsPerFrame * 0.5
         offset = ViewOffset(x: 0, y: 0)
-        if options.composition == .planes {
-            let side = min(512, options.width, options.height), m = BenchFrames.pictureMargin
-            sprite = DotSprite(style: options.style, scale: options.scale, width: side, height: side)
-            spriteTargets = (0..<3).map { _ in OwnedPixelBuffer(width: side, height: side, format: .xrgb8888) }
-            pictures = (0..<2).map { _ in OwnedPixelBuffer(width: options.width + 2 * m, height: options.height + 2 * m, format: options.format) }
-            mapScroll = MapScroll(viewWidth: options.width, viewHeight: options.height, pictureWidth: options.width + 2 * m,
-                                  pictureHeight: options.height + 2 * m, margin: m)
-        } else {
-            sprite = nil
-            spriteTargets = []
-            pictures = []
-        }
         if options.route {
             route = BenchRoute(scale: options.scale) { n in (self.dot(n).x, self.dot(n).y) }
             route!.place(0)
             map.setRoute(route!.layer)
         }
     }
+
+    /// The two "scan-out" buffers, written alternately like a flipping KMS output.
+    public var targets: [OwnedPixelBuffer] { scanout.buffers }
 
     /// The dot's map position in frame `n`: a straight drive, reflected back at the map's edges.
     func dot(_ n: Int) -> MapPoint {
@@ -104,13 +84,13 @@ public final class BenchDrive {
         return lo + (r <= span ? r : 2 * span - r)
     }
 
-    /// Before frame `n` (not counted): the tiles it will show are decoded (with map pictures,
-    /// those of a picture centred on it too).
+    /// Before frame `n` (not counted): the tiles it will show are decoded (with the map on a
+    /// plane, those of a picture centred on it too).
     public func prepare(_ n: Int) {
         let next = viewport.offset(following: dot(n), from: offset)
         renderer.invalidate(map.preload(offset: next))
-        guard mapScroll != nil else { return }
-        let m = BenchFrames.pictureMargin
+        guard frameStep.mapPlane != nil else { return }
+        let m = PlaneMap.margin
         for corner in 0..<4 {
             let dx = corner & 1 == 0 ? -m : m, dy = corner < 2 ? -m : m
             renderer.invalidate(map.preload(offset: ViewOffset(x: next.x + dx, y: next.y + dy)))
@@ -121,7 +101,6 @@ public final class BenchDrive {
     /// primary plane while the dot fits its own plane). Allocates nothing.
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
-        let target = targets[n & 1].buffer
         if let route, n % BenchRoute.framesPerFix == 0 {
             route.place(n)
             renderer.invalidate(map.routeMoved())
@@ -130,64 +109,8 @@ public final class BenchDrive {
         offset = viewport.offset(following: p, from: offset)
         let centre = viewport.canvasPoint(p, offset: offset)
         let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
-        if let sprite, let place = sprite.placement(appearance, centerX: centre.x, centerY: centre.y) {
-            // The mosaic follows behind the picture, the canvas left as it is.
-            map.show(offset: offset)
-            if map.hasDeliveries { renderer.invalidate(map.receive()) }
-            sprite.paint(appearance, centerX: centre.x, centerY: centre.y, at: place, into: spriteTargets[n % 3].buffer)
-            spritePlace = place
-            return (0, pan())
-        }
-        spritePlace = nil
-        if window != nil {
-            // The canvas back, whole.
-            mapScroll!.forget()
-            map.forgetPicture()
-            window = nil
-            renderer.invalidate()
-        }
-        let was = map.mosaic.offset
-        if map.show(offset: offset) { renderer.scrollCanvas(byX: offset.x - was.x, y: offset.y - was.y) }
-        if map.hasDeliveries { renderer.invalidate(map.receive()) }
-        let changed = renderer.render(appearance, centerX: centre.x, centerY: centre.y)
-        damage.add(changed)
-        let written = renderer.copyOut(damage.union, to: target)
-        damage.endFrame()
-        return (changed.area, written.area)
+        let changed = frameStep.draw(appearance, centerX: centre.x, centerY: centre.y, offset: offset)
+        if frameStep.onPlanes { return (0, 0) }
+        return (changed.area, scanout.present(changed, frame: n, from: renderer))
     }
-
-    /// The map on the primary plane, as `PlaneMap` pans it: the window moved, or the map drawn
-    /// into the other picture (the window would leave this one, or tiles arrived inside it).
-    /// Returns the pixels drawn.
-    private func pan() -> Int {
-        let step = mapScroll!.step(offsetX: offset.x, offsetY: offset.y)
-        var o = (x: 0, y: 0), w = (x: 0, y: 0)
-        switch step {
-        case .move(let x, let y):
-            guard map.pictureOutdated, let origin = mapScroll!.origin else {
-                window = (x, y)
-                return 0
-            }
-            (o, w) = (origin, (x, y))
-        case .redraw(let ox, let oy, let x, let y):
-            (o, w) = ((ox, oy), (x, y))
-        }
-        picture ^= 1
-        map.drawPicture(originX: o.x, originY: o.y, width: mapScroll!.usedWidth, height: mapScroll!.usedHeight,
-                        into: pictures[picture].buffer)
-        window = w
-        return mapScroll!.usedWidth * mapScroll!.usedHeight
-    }
-
-    /// What frame `n` shows under the dot: its scan-out buffer, or the window of the picture shown.
-    public func shown(_ n: Int) -> PixelBuffer {
-        if let window {
-            let p = pictures[picture].buffer, bpp = p.format.bytesPerPixel
-            return PixelBuffer(base: p.row(window.y) + window.x * bpp, width: options.width, height: options.height,
-                               stride: p.stride, format: p.format)
-        }
-        return targets[n & 1].buffer
-    }
-
-    public func hash(_ n: Int) -> UInt64 { BenchHash.frame(shown(n)) }
 }

@@ -17,6 +17,8 @@ public final class BenchRun {
     /// The frames: over a textured map in RAM (`BenchFrames`), or driving through tiles.
     public let frames: BenchFrames?
     public let drive: BenchDrive?
+    /// With `composition = planes`: the daemon's plane layers over planes in memory.
+    public let planes: BenchPlanes?
     /// Whether each frame's hash is computed (off: `--no-hash`, for counting runs, where the hash
     /// would cost far more than the frame it checks).
     public let hashing: Bool
@@ -52,6 +54,14 @@ public final class BenchRun {
             drive = nil
             do { frames = try BenchFrames(options) } catch { throw BenchError(error) }
         }
+        if options.composition == .planes {
+            let step = drive?.frameStep ?? frames!.frameStep
+            // The map pans on the primary plane where the view moves: over tiles, or the larger map.
+            let painter: (any MapPicturePainter)? = drive?.map ?? (options.scene == .pan ? frames.map { MapImagePainter(map: $0.map) } : nil)
+            planes = BenchPlanes(options, step: step, painter: painter)
+        } else {
+            planes = nil
+        }
         touched = [Int](repeating: 0, count: options.frames)
         copied = [Int](repeating: 0, count: options.frames)
         nanoseconds = [Int64](repeating: 0, count: options.frames)
@@ -71,7 +81,7 @@ public final class BenchRun {
             copied[n] = r.copied
             nanoseconds[n] = end.nanoseconds - start.nanoseconds
             if !hashing { continue }
-            if let drive { hashes[n] = drive.hash(n) } else if let frames { hashes[n] = frames.hash(n) }
+            hashes[n] = BenchHash.frame(shown(n))
             if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
                 mismatches += 1
                 if firstMismatch == nil { firstMismatch = n }
@@ -84,11 +94,20 @@ public final class BenchRun {
     @inline(never)
     public func counted(_ n: Int) -> (touched: Int, copied: Int) { step(n) }
 
-    /// One frame (`BenchFrames.step` or `BenchDrive.step`): the unit `deploy/bench/bench-callgrind` counts.
+    /// One frame (`BenchFrames.step` or `BenchDrive.step`, with the map pictures drawn on the
+    /// planes): the unit `deploy/bench/bench-callgrind` counts.
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
-        if let drive { return drive.step(n) }
-        return frames!.step(n)
+        let r = drive?.step(n) ?? frames!.step(n)
+        guard let planes else { return r }
+        return (r.touched, r.copied + planes.takeDrawn())
+    }
+
+    /// What frame `n` shows under the dot: its scan-out buffer, or the window of the map picture
+    /// on the primary plane.
+    public func shown(_ n: Int) -> PixelBuffer {
+        if let picture = planes?.shownPicture { return picture }
+        return drive?.scanout.shown(n) ?? frames!.scanout.shown(n)
     }
 }
 

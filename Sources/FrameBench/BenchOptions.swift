@@ -8,7 +8,8 @@ public struct BenchOptions: Equatable, Sendable {
         case `static`
         /// The dot moving at 12 m/s at zoom 17 (sub-pixel steps every frame), the map fixed.
         case moving
-        /// The view following the dot (`follow = center`): the whole frame redrawn every frame.
+        /// The view following the dot (`follow = center`): the whole frame redrawn whenever the view
+        /// moves (every third or fourth frame), the dot's damage between.
         case pan
         /// A plain full-frame copy-out every frame: the baseline `pan` is held against.
         case copy

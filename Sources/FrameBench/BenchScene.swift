@@ -5,7 +5,8 @@ import Geo
 /// `moving` and `pan` drive the dot at 12 m/s across a map at zoom 17 (Berlin's latitude: about
 /// 0.28 px per 60 Hz frame, so every frame is a new sub-pixel position), bouncing inside the canvas
 /// so that any number of frames stays on screen. `pan` draws it over a map larger than the canvas
-/// with the view following the dot (`follow = center`), every frame redrawn in full.
+/// with the view following the dot (`follow = center`), the frame redrawn in full whenever the
+/// view moves a pixel (every third or fourth frame), as the daemon redraws it.
 public struct BenchScene: Sendable {
     public static let frameRate = 60.0
     public static let metresPerSecond = 12.0

@@ -25,12 +25,12 @@ public final class SceneView {
     /// The last frame drawn.
     public private(set) var last: SceneFrame
     private var notes: [String] = []
+    /// The frame drawn from where the scene puts the dot: the map, the planes, the renderer.
+    public let step: FrameStep
     /// The dot on the display's sprite plane; nil: painted into the canvas.
-    public private(set) var planeDot: PlaneDot?
+    public private(set) var planeDot: PlaneDot? { didSet { step.dotPlane = planeDot } }
     /// The map (an image, or tiles) panned on the display's primary plane; nil: in the canvas.
-    public private(set) var planeMap: PlaneMap?
-    /// Whether the canvas lags behind the screen (the screen showed a map picture instead).
-    private var canvasBehind = false
+    public private(set) var planeMap: PlaneMap? { didSet { step.mapPlane = planeMap } }
     /// The map's credit, a picture fixed on the screen: in the renderer's screen layers unless it
     /// holds a plane of its own (`creditInCanvas` false).
     public let credit: PictureLayer?
@@ -99,6 +99,8 @@ public final class SceneView {
         }
         self.credit = credit
         last = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: scene.offset)
+        step = FrameStep(renderer: renderer, map: tiles.map { .tiles($0) } ?? (window.scrolls ? .scrolled : .window(window)),
+                         waitsForTiles: waitForTiles)
     }
 
     /// The credit `[map] attribution` asks for: the tile set's own (tags stripped), a text, or none.
@@ -134,38 +136,8 @@ public final class SceneView {
         let frame = scene.frame(at: now)
         last = frame
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
-        let appearance = frame.center == nil ? nil : frame.appearance
-        if let planeMap, planeMap.plane.scrollsMap, let planeDot,
-           planeDot.placeAlone(appearance, centerX: centre.x, centerY: centre.y) {
-            if let tiles {
-                // The mosaic follows the view behind the picture (the tiles around it asked
-                // for), so the canvas is whole again the frame it comes back.
-                tiles.show(offset: frame.offset)
-                if waitsForTiles { renderer.invalidate(tiles.waitForView()) }
-                if tiles.hasDeliveries { renderer.invalidate(tiles.receive()) }
-            }
-            planeMap.show(offsetX: frame.offset.x, offsetY: frame.offset.y)
-            canvasBehind = true
-            return .empty
-        }
-        if let planeMap, planeMap.isShown { planeMap.leave() }
-        if canvasBehind {
-            canvasBehind = false
-            renderer.invalidate()
-        }
         if routeOnCanvas != nil { routeFollowsView(frame.offset) }
-        if let tiles {
-            let was = tiles.mosaic.offset
-            if tiles.show(offset: frame.offset) { renderer.scrollCanvas(byX: frame.offset.x - was.x, y: frame.offset.y - was.y) }
-            if waitsForTiles { renderer.invalidate(tiles.waitForView()) }
-            if tiles.hasDeliveries { renderer.invalidate(tiles.receive()) }
-        } else if window.scrolls {
-            renderer.scrollBackground(toX: frame.offset.x, y: frame.offset.y)
-        } else if window.show(offset: frame.offset) {
-            renderer.backgroundRewritten()
-        }
-        if let planeDot { return planeDot.render(renderer, appearance, centerX: centre.x, centerY: centre.y) }
-        return renderer.render(appearance, centerX: centre.x, centerY: centre.y)
+        return step.draw(frame.center == nil ? nil : frame.appearance, centerX: centre.x, centerY: centre.y, offset: frame.offset)
     }
 
     /// Puts the dot on `plane` from the next frame (the display composes it over the canvas).
@@ -263,12 +235,7 @@ public final class SceneView {
     /// The canvas as the screen shows it under the dot: drawn now when the screen showed a map
     /// picture instead (a snapshot), else as it is.
     public func currentCanvas() -> PixelBuffer {
-        if canvasBehind {
-            canvasBehind = false
-            renderer.scrollBackground(toX: last.offset.x, y: last.offset.y)
-            renderer.invalidate()
-            renderer.render(nil, centerX: 0, centerY: 0)
-        }
+        step.catchUpCanvas(offset: last.offset)
         return renderer.wholeCanvas()
     }
 

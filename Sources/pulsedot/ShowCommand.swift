@@ -1,18 +1,12 @@
-import Compositor
 import Config
 import Daemon
 import DisplayCore
 import FBDev
 import Glibc
 import KMS
-import LocationDot
-import Outputs
-import PNG
-import Positioning
 import Raster
 import Scene
 import Syscall
-import Systemd
 
 // `pulsedot show`, on a DRM card or (`--fbdev PATH`) a legacy framebuffer: the animated dot on
 // the display until SIGTERM/SIGINT, then the console back and exit 0. It is the installer's
@@ -141,11 +135,12 @@ struct ShowOptions {
         }
     }
 
-    /// The animation clock after `elapsed` seconds of showing.
-    func clock(elapsed: Double) -> Double {
-        guard let at else { return elapsed }
-        guard let from else { return at }
-        return min(at, from + elapsed)
+    /// What the loop shows, as the options say.
+    var show: ShowSettings {
+        var s = ShowSettings()
+        (s.display, s.tty, s.background, s.dot) = (display, tty, background, settings.dot)
+        (s.x, s.y, s.fps, s.at, s.from, s.screenshot) = (x, y, fps, at, from, screenshot)
+        return s
     }
 }
 
@@ -157,165 +152,9 @@ func showCommand(_ args: Arguments) -> Int32 {
     let signals: SignalDescriptor
     do { signals = try SignalDescriptor([SIGTERM, SIGINT]) } catch { return fail("show: \(error)") }
     defer { signals.close() }
-    var show = ShowLoop(options: options, signals: signals)
-    return show.run()
-}
-
-/// Open, start and animate until a termination signal, going back to opening when the display
-/// goes away or is taken by another master.
-struct ShowLoop {
-    let options: ShowOptions
-    let signals: SignalDescriptor
-    /// Kept for the whole run: its framebuffer console is one (a missing one is said once).
-    let opener: DisplayOpener
-    private var lastMessage = ""
-
-    init(options: ShowOptions, signals: SignalDescriptor) {
-        self.options = options
-        self.signals = signals
-        // The opener's lines go to the terminal as show's own, without the journal's priority.
-        let log = Journal(sink: { line in say(String(line.drop { $0 != ">" }.dropFirst().dropLast())) })
-        opener = DisplayOpener(settings: options.display, log: log, tty: options.tty)
+    var show = ShowLoop(settings: options.show, signals: signals) { line in writeError("pulsedot: \(line)\n") }
+    switch show.run() {
+    case .stopped: return 0
+    case .failed(let message): return fail("show: \(message)")
     }
-
-    enum Outcome { case terminated, reopen, failed(String) }
-
-    mutating func run() -> Int32 {
-        while true {
-            let display: any Display
-            switch opener.open(now: MonotonicInstant.now().seconds) {
-            case .success(let opened):
-                display = opened
-            case .failure(let unavailable):
-                guard unavailable.recovery.isTransient else { return fail("show: \(unavailable)") }
-                sayOnce("\(unavailable)")
-                if waitForSignal(seconds: 2) { return 0 }
-                continue
-            }
-            switch animate(display) {
-            case .terminated:
-                display.close()
-                say("stopped; the console is back")
-                return 0
-            case .reopen:
-                display.close()
-                if waitForSignal(seconds: 1) { return 0 }
-            case .failed(let message):
-                display.close()
-                return fail("show: \(message)")
-            }
-        }
-    }
-
-    private mutating func animate(_ output: any Display) -> Outcome {
-        let scale = options.settings.dot.scale(forDisplayLines: output.physicalHeight)
-        let renderer: FrameRenderer
-        do {
-            renderer = try FrameRenderer(width: output.canvasWidth, height: output.canvasHeight, style: options.settings.dot.style,
-                                         scale: scale, background: .color(options.background))
-        } catch {
-            return .failed("\(error)")
-        }
-        output.adopt(canvas: renderer.canvas.buffer)
-        let planeDot = output.spritePlane.map { PlaneDot(plane: $0, style: options.settings.dot.style, scale: scale) }
-        let cx = options.x ?? Double(output.canvasWidth) / 2
-        let cy = options.y ?? Double(output.canvasHeight) / 2
-        // The first frame is the background alone: the dot then always reaches the panel through
-        // the per-frame path (flip or DirtyFB), the one that must work for the animation.
-        renderer.render(nil, centerX: cx, centerY: cy)
-        do { try output.start() } catch { return outcome(of: error) }
-        lastMessage = ""
-        say("\(output.displayName): dot at (\(cx), \(cy)) on a \(output.canvasWidth)x\(output.canvasHeight) canvas, scale \(scale); SIGTERM or SIGINT to stop")
-        let timer: FrameTimer
-        do { timer = try FrameTimer(rate: options.fps) } catch { return .failed("\(error)") }
-        defer { timer.close() }
-        let clock = DotClock(style: options.settings.dot.style)
-        let start = MonotonicInstant.now()
-        var drawnAt: Double?
-        // The still frame's time once drawn, until it is on the screen.
-        var stillUnshown: Double?
-        var fds = [pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: timer.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: output.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)]
-        while true {
-            do throws(DisplayFailure) {
-                _ = try system { () throws(SyscallError) in try Poll.wait(&fds, timeoutMilliseconds: -1) }
-                if fds[0].revents != 0, try system({ () throws(SyscallError) in try signals.next() }) != nil { return .terminated }
-                if fds[2].revents != 0 {
-                    try output.handleEvents()
-                    // Damage that waited for this flip or vblank goes out now, not a frame later.
-                    if let t = stillUnshown, !output.isSettled {
-                        output.recorder?.stamp(FrameStamp(sinceStart: t, monotonic: t))
-                        try output.present(damage: .empty)
-                    }
-                }
-                if fds[1].revents != 0, try system({ () throws(SyscallError) in try timer.expirations() }) > 0 {
-                    let t = options.clock(elapsed: start.duration(to: .now()).seconds)
-                    // A still frame is drawn once; the timer keeps the loop presenting until a
-                    // deferred flip has gone out.
-                    var damage = Rect.empty
-                    if t != drawnAt {
-                        let appearance = clock.appearance(at: t)
-                        damage = planeDot?.render(renderer, appearance, centerX: cx, centerY: cy)
-                            ?? renderer.render(appearance, centerX: cx, centerY: cy)
-                        drawnAt = t
-                        if t == options.at { stillUnshown = t }
-                    }
-                    output.recorder?.stamp(FrameStamp(sinceStart: t, monotonic: t))
-                    try output.present(damage: damage)
-                }
-                // Tests and installers wait for this before judging the screen: say it only once
-                // the still frame is on the display, not when it was drawn or handed over.
-                if let t = stillUnshown, output.isSettled {
-                    if let path = options.screenshot { writeScreenshot(path, canvas: renderer.canvas.buffer, planeDot: planeDot) }
-                    say("still frame at clock \(t) s")
-                    stillUnshown = nil
-                }
-            } catch {
-                return outcome(of: error)
-            }
-        }
-    }
-
-    /// The still frame as the screen shows it: with the dot on a plane, read back (or composed
-    /// like the plane does); otherwise the canvas, which is what was copied out.
-    private func writeScreenshot(_ path: String, canvas: PixelBuffer, planeDot: PlaneDot?) {
-        let picture = planeDot?.screen(canvas: canvas)
-        do {
-            // The buffer is a view of the picture's pixels: the picture must outlive the write.
-            try withExtendedLifetime(picture?.picture) { () throws(PNGError) in try PNGWrite.frame(picture?.picture.buffer ?? canvas, to: path) }
-            say("screenshot \(path) (\(picture?.source ?? "the frame as drawn"))")
-        } catch {
-            say("screenshot \(path): \(error)")
-        }
-    }
-
-    private mutating func outcome(of error: DisplayFailure) -> Outcome {
-        guard error.recovery.isTransient else { return .failed("\(error)") }
-        sayOnce("\(error)")
-        return .reopen
-    }
-
-    /// A failed system call of the loop's own (poll, signals, timer): nothing to wait out.
-    private func system<T>(_ call: () throws(SyscallError) -> T) throws(DisplayFailure) -> T {
-        do { return try call() } catch { throw DisplayFailure(description: error.description, recovery: .giveUp) }
-    }
-
-    /// Waits up to `seconds` for SIGTERM/SIGINT; true when one came.
-    private func waitForSignal(seconds: Double) -> Bool {
-        var fds = [pollfd(fd: signals.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
-        guard (try? Poll.wait(&fds, timeoutMilliseconds: Int32(seconds * 1000))) ?? 0 > 0 else { return false }
-        return (try? signals.next()) != nil
-    }
-
-    /// Says a waiting message once, not every retry.
-    private mutating func sayOnce(_ message: String) {
-        if message == lastMessage { return }
-        lastMessage = message
-        say(message)
-    }
-}
-
-private func say(_ line: String) {
-    writeError("pulsedot: \(line)\n")
 }

@@ -21,25 +21,25 @@ final class BenchDrivePlanesTests: XCTestCase {
             (o.width, o.height, o.frames, o.format) = (320, 240, 100, format)
             let software = try BenchDrive(o, tiles: path)
             o.composition = .planes
-            let planes = try BenchDrive(o, tiles: path)
+            let planes = try BenchRun(o, drive: path)
             let composed = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
             let expected = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
             var redraws = 0
             for n in 0..<100 {
                 software.prepare(n)
                 _ = software.step(n)
-                planes.prepare(n)
+                planes.drive?.prepare(n)
                 let r = planes.step(n)
                 XCTAssertEqual(r.touched, 0, "\(format) frame \(n): the canvas untouched")
                 if r.copied > 0 { redraws += 1 }
-                let place = try XCTUnwrap(planes.spritePlace, "\(format) frame \(n)")
+                let place = try XCTUnwrap(planes.planes?.spritePlace, "\(format) frame \(n)")
                 let shown = planes.shown(n)
                 XCTAssertEqual(shown.format, format)
                 for y in 0..<240 { for x in 0..<320 {
                     composed.buffer.row(y).storeBytes(of: shown.pixel(x: x, y: y), toByteOffset: x * 4, as: UInt32.self)
                     expected.buffer.row(y).storeBytes(of: software.targets[n & 1].buffer.pixel(x: x, y: y), toByteOffset: x * 4, as: UInt32.self)
                 } }
-                let picture = planes.spriteTargets[n % 3].buffer
+                let picture = try XCTUnwrap(planes.planes).spritePicture
                 DotSprite.blend(PixelBuffer(base: picture.base, width: place.width, height: place.height, stride: picture.stride, format: .xrgb8888),
                                 over: composed.buffer, atX: place.x, y: place.y)
                 var worst = 0, outside = 0

@@ -93,11 +93,17 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(object["verified"] as? Bool, true)
         let perFrame = try XCTUnwrap(object["perFrame"] as? [[String: Any]])
         XCTAssertEqual(perFrame.count, 20)
-        // pan redraws and copies the whole frame every frame.
+        // pan redraws and copies the whole frame when the view moves, as the daemon does, and only
+        // the dot's damage (with the frame before's, for the other buffer) while it stands still.
+        var whole = 0, partial = 0
         for f in perFrame {
-            XCTAssertEqual(f["touched"] as? Int, 300 * 200)
-            XCTAssertEqual(f["bytesCopied"] as? Int, 300 * 200 * 2)
+            let touched = try XCTUnwrap(f["touched"] as? Int), copied = try XCTUnwrap(f["bytesCopied"] as? Int)
+            if touched == 300 * 200 { whole += 1 } else { partial += 1 }
+            XCTAssertGreaterThanOrEqual(copied, touched * 2)
+            XCTAssertLessThanOrEqual(copied, 300 * 200 * 2)
         }
+        XCTAssertGreaterThanOrEqual(whole, 4, "the view follows the dot")
+        XCTAssertGreaterThanOrEqual(partial, 4, "the view moves only every few frames at 12 m/s")
         let hashes = perFrame.compactMap { $0["hash"] as? String }
         let textHashes = text.stdout.split(separator: "\n").filter { $0.hasPrefix("frame ") && !$0.hasPrefix("frame time") }
             .map { String($0.split(separator: " ")[3].dropLast()) }

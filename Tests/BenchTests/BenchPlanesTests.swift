@@ -1,3 +1,4 @@
+import Bench
 import Compositor
 import FrameBench
 import Raster
@@ -26,17 +27,17 @@ final class BenchPlanesTests: XCTestCase {
         var overTwo = 0
         for scene in [BenchOptions.Scene.moving, .pan] {
             let software = try BenchFrames(Self.options(.software, scene))
-            let planes = try BenchFrames(Self.options(.planes, scene))
+            let planes = try BenchRun(Self.options(.planes, scene))
             let composed = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
             for n in 0..<40 {
                 _ = software.step(n)
                 let r = planes.step(n)
                 if scene == .moving && n > 1 { XCTAssertEqual(r.copied, 0, "frame \(n): the map stood still") }
-                let place = try XCTUnwrap(planes.spritePlace, "frame \(n)")
+                let place = try XCTUnwrap(planes.planes?.spritePlace, "frame \(n)")
                 // Pan: the map is the window of a map picture, drawn anew only at a re-centre.
                 if scene == .pan && n > 0 { XCTAssertEqual(r.touched, 0, "frame \(n): the canvas untouched") }
                 composed.buffer.copy(composed.buffer.bounds, from: planes.shown(n))
-                let picture = planes.spriteTargets[n % 3].buffer
+                let picture = try XCTUnwrap(planes.planes).spritePicture
                 DotSprite.blend(PixelBuffer(base: picture.base, width: place.width, height: place.height, stride: picture.stride, format: .xrgb8888),
                                 over: composed.buffer, atX: place.x, y: place.y)
                 var worst = 0
