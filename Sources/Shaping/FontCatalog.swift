@@ -23,7 +23,7 @@ public final class CatalogFont {
     let hbFace: OpaquePointer
 
     init(family: String, path: String, faceIndex: Int, charset: OpaquePointer) throws(ShapingError) {
-        do { file = try MappedMemory.mapFile(path) } catch { throw ShapingError("font \(path) (family \(family)): \(error)") }
+        do { file = try MappedMemory.mapFile(path) } catch { throw ShapingError("font \(path) (family \(family)): \(error.description)") }
         self.family = family; self.path = path; self.faceIndex = faceIndex
         self.charset = FcCharSetCopy(charset)
         // READONLY: HarfBuzz reads the mapping in place; the face keeps no copy of the file.
