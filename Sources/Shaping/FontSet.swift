@@ -1,5 +1,6 @@
 import CFreeType
 import CHarfBuzz
+import Syscall
 
 /// A catalog's fonts at one pixel size: a HarfBuzz font for shaping and a FreeType face for
 /// drawing, both reading the catalog's mapped files. Made once per size (the banner uses three),
