@@ -35,6 +35,13 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "Text", dependencies: ["CFreeType", "Raster"]),
         .testTarget(name: "TextTests", dependencies: ["Raster", "Text"]),
+        // Shaped text in every script (the transit banner): fontconfig finds the font files and
+        // their charsets, FriBiDi orders the runs, HarfBuzz shapes them, FreeType draws the glyphs.
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBiDi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .target(name: "Shaping", dependencies: ["CFontconfig", "CFreeType", "CFriBiDi", "CHarfBuzz", "Raster", "Syscall", "Text"]),
+        .testTarget(name: "ShapingTests", dependencies: ["Raster", "Shaping", "TestSupport"]),
         // Writing JSON text (probe reports, watch lines, frames.jsonl): escaping in one place. Pure Swift.
         .target(name: "JSON"),
         // A position from any source (the fix, its mode, status and time): plain values, so that

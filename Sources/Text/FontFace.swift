@@ -109,8 +109,9 @@ public final class FontFace {
     }
 
     /// A rendered glyph's coverage painted at (`left`, `top`) of the overlay. Grey bitmaps are what
-    /// outline fonts give; one-bit ones come from fonts with embedded bitmaps.
-    private static func blit(_ bitmap: FT_Bitmap, into overlay: Overlay, left: Int, top: Int, color: Color) {
+    /// outline fonts give; one-bit ones come from fonts with embedded bitmaps. Shaped lines (Shaping)
+    /// draw their glyphs through it too, so both kinds of text look the same.
+    package static func blit(_ bitmap: FT_Bitmap, into overlay: Overlay, left: Int, top: Int, color: Color) {
         guard let buffer = bitmap.buffer, bitmap.rows > 0, bitmap.width > 0 else { return }
         let rows = Int(bitmap.rows), width = Int(bitmap.width), pitch = Int(bitmap.pitch)
         // A negative pitch means rows are stored bottom-up: the top row is the last in memory.
