@@ -61,7 +61,7 @@ final class DocSnippetTests: XCTestCase {
                     let value = l[l.index(after: eq)...].trimmingCharacters(in: .whitespaces)
                     if value.hasPrefix("/") {
                         let mapped = value.hasSuffix(".mbtiles") ? tiles : value.hasSuffix(".png") ? image
-                            : value.hasSuffix(".nmea") ? nmea : value
+                            : value.hasSuffix(".nmea") ? nmea : value.hasSuffix(".zip") ? TransitImportTests.feed : value
                         l = String(l[...eq]) + " " + mapped
                     }
                 }
