@@ -19,10 +19,11 @@ public struct HeadReader: Sendable {
                 if n > limit { throw HTTPWireError(.tooLarge, "response head longer than \(limit) bytes") }
                 continue
             }
+            // Blank lines before the status line are tolerated (RFC 9112, 2.2); the check stops at
+            // the first other byte, so it costs nothing once the status line has begun.
+            if bytes.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) { bytes.removeAll(); continue }
             let endsEmpty = (n >= 2 && bytes[n - 2] == 0x0A) || (n >= 3 && bytes[n - 2] == 0x0D && bytes[n - 3] == 0x0A)
             guard endsEmpty else { continue }
-            // Blank lines before the status line are tolerated (RFC 9112, 2.2).
-            if bytes.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) { bytes.removeAll(); continue }
             let head = try bytes.withUnsafeBytes { b in Result { () throws(HTTPWireError) in try ResponseHead(parsing: b) } }.get()
             bytes.removeAll()
             return (head, i + 1)
