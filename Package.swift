@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles", "Transit"]),
+        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "HTTPWire", "LocationDot", "PNG", "Raster", "Syscall", "Systemd", "TileDecode", "Tiles", "Transit"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport", "Tiles"]),
         // The backlight through /sys/class/backlight, an IIO light sensor, the level for the moment.
         .target(name: "Backlight", dependencies: ["Config", "Syscall"]),

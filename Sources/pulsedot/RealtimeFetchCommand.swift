@@ -1,3 +1,4 @@
+import Config
 import FeedFetch
 import HTTPWire
 
@@ -12,18 +13,13 @@ let realtimeFetchUsage = Usage(
         .valued("max-bytes", "N", "refuse a body larger than N bytes once decoded (default \(FetchOptions().maxBytes))"),
         .valued("timeout", "SECONDS", "give the whole fetch this long (default \(Int(FetchOptions().timeout.seconds)))"),
         .valued("api-key-credential", "NAME", "send the key in $CREDENTIALS_DIRECTORY/NAME (systemd-run -p LoadCredential=NAME:PATH)"),
-        .valued("api-key-header", "NAME", "the header carrying the key (default \(RealtimeKeyDefaults.header))"),
+        .valued("api-key-header", "NAME", "the header carrying the key (default \(RealtimeSettings.defaultAPIKeyHeader))"),
     ],
     notes: """
         The fetch line (status, bytes, time, the server's Date and Age) goes to stderr, the summary \
         `realtime info` prints to stdout. Exit 0 with the summary; 1 when the fetch or the feed is \
         refused, in one line naming the URL and what went wrong (never the API key).
         """)
-
-/// The header an API key travels in when none is configured.
-public enum RealtimeKeyDefaults {
-    public static let header = "x-api-key"
-}
 
 func realtimeFetchCommand(_ parsed: Arguments) -> Int32 {
     guard parsed.positional.count == 1 else {
@@ -47,7 +43,7 @@ func realtimeFetchCommand(_ parsed: Arguments) -> Int32 {
     }
     if let name = parsed.value("api-key-credential") {
         do throws(FetchError) {
-            options.apiKey = try APIKey.load(credential: name, header: parsed.value("api-key-header") ?? RealtimeKeyDefaults.header)
+            options.apiKey = try APIKey.load(credential: name, header: parsed.value("api-key-header") ?? RealtimeSettings.defaultAPIKeyHeader)
         } catch {
             writeError("pulsedot: realtime fetch: \(error)\n")
             return 1
