@@ -15,6 +15,12 @@ public struct FetchOptions: Sendable {
     public var userAgent = "pulsedot"
 
     public init() {}
+
+    /// With the whole fetch's `timeout`, the no-progress one half of it, at most 5 s.
+    public init(timeout: Duration) {
+        self.timeout = timeout
+        stallTimeout = min(.seconds(5), timeout / 2)
+    }
 }
 
 /// A header carrying an API key. Its value is never printed, logged or put in an error: the

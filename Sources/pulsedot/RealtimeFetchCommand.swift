@@ -11,7 +11,7 @@ let realtimeFetchUsage = Usage(
     options: [
         .valued("ca-file", "FILE", "PEM certificates to trust instead of the system's (/etc/ssl/certs)"),
         .valued("max-bytes", "N", "refuse a body larger than N bytes once decoded (default \(FetchOptions().maxBytes))"),
-        .valued("timeout", "SECONDS", "give the whole fetch this long (default \(Int(FetchOptions().timeout.seconds)))"),
+        .valued("timeout", "SECONDS", "give the whole fetch this long, and nothing received for half of it (at most 5 s) ends it too (default 10)"),
         .valued("api-key-credential", "NAME", "send the key in $CREDENTIALS_DIRECTORY/NAME (systemd-run -p LoadCredential=NAME:PATH)"),
         .valued("api-key-header", "NAME", "the header carrying the key (default \(RealtimeSettings.defaultAPIKeyHeader))"),
     ],
@@ -30,7 +30,7 @@ func realtimeFetchCommand(_ parsed: Arguments) -> Int32 {
     do { url = try HTTPURL(parsing: parsed.positional[0]) } catch {
         return fail("realtime fetch: \(parsed.positional[0]): \(error.message)")
     }
-    var options = FetchOptions()
+    var options = FetchOptions(timeout: .seconds(10))
     options.caFile = parsed.value("ca-file")
     if let text = parsed.value("max-bytes") {
         guard let n = Int(text), n > 0 else { return fail("realtime fetch: --max-bytes \(text): expected a whole number of bytes over 0") }
@@ -38,8 +38,9 @@ func realtimeFetchCommand(_ parsed: Arguments) -> Int32 {
     }
     if let text = parsed.value("timeout") {
         guard let s = Double(text), s > 0, s <= 600 else { return fail("realtime fetch: --timeout \(text): expected seconds from 0 to 600") }
-        options.timeout = .milliseconds(Int64(s * 1000))
-        options.stallTimeout = min(options.stallTimeout, options.timeout)
+        let caFile = options.caFile
+        options = FetchOptions(timeout: .milliseconds(Int64(s * 1000)))
+        options.caFile = caFile
     }
     if let name = parsed.value("api-key-credential") {
         do throws(FetchError) {

@@ -28,7 +28,7 @@ final class ARMPackageTests: XCTestCase {
             XCTAssertEqual(try field(deb, "Version"), version)
             let depends = try field(deb, "Depends")
             XCTAssertFalse(depends.contains("libc6") || depends.contains("libdrm"), "a static program needs no library: \(depends)")
-            XCTAssertTrue(depends.contains("procps") && depends.contains("fonts-dejavu-core"), depends)
+            XCTAssertTrue(depends.contains("procps") && depends.contains("fonts-dejavu-core") && depends.contains("ca-certificates"), depends)
 
             let listing = try runProgram("/usr/bin/dpkg-deb", ["-c", deb.path])
             XCTAssertEqual(listing.status, 0, listing.stderr)
