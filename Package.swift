@@ -63,8 +63,8 @@ let package = Package(
         // board and map use. Pure Swift, no Foundation, so it can run as Embedded Swift.
         .target(name: "GTFSRealtime"),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TestSupport"], exclude: ["make_feeds.py"]),
-        // Fetching the feeds: HTTP/1.1's wire format read by our own code (pure Swift, fuzzed), and
-        // the client over OpenSSL's static libraries (docs/realtime.md says why not libcurl).
+        // Fetching the feeds: HTTP/1.1's wire format read by our own code (no I/O, fuzzed), and the
+        // client over OpenSSL's static libraries (docs/realtime.md says why not libcurl).
         .target(name: "HTTPWire"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "FeedFetch", dependencies: ["COpenSSL", "CZlib", "HTTPWire", "Syscall"]),
