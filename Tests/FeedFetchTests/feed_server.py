@@ -122,8 +122,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path
         count("requests " + path.split("?")[0], 1)
-        with STATS_LOCK:
-            STATS["last key"] = self.headers.get("X-Api-Key", "none")
+        if path != "/stats":
+            with STATS_LOCK:
+                STATS["last key"] = self.headers.get("X-Api-Key", "none")
         if path == "/vehicles.pb":
             etag = '"feed-%d"' % (len(FEED))
             if self.headers.get("If-None-Match") == etag:
