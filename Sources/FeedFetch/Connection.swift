@@ -33,20 +33,22 @@ final class Connection {
         }
         var last: FetchError?
         for address in addresses {
-            do throws(FetchError) {
-                let connection = try connect(address, url: shown, deadline: deadline)
-                deadline.progressed()
-                if let context, target.isTLS {
-                    connection.tls = try TLSSession(context: context, host: target.host, url: shown)
-                    try connection.handshake(deadline: &deadline)
-                }
-                return connection
-            } catch {
-                // A refused TLS handshake or a timeout is not retried on the next address: the
-                // same server would answer the same, and the deadline is spent.
-                if error.kind != .connect { throw error }
+            // Each address has the no-progress time to answer (an IPv6 route that drops packets
+            // must not keep the IPv4 one from being tried); the whole timeout still bounds them all.
+            deadline.progressed()
+            let connection: Connection
+            do throws(FetchError) { connection = try connect(address, url: shown, deadline: deadline) } catch {
                 last = error
+                continue
             }
+            deadline.progressed()
+            // A refused TLS handshake is not tried on the next address: the same server would
+            // answer the same.
+            if let context, target.isTLS {
+                connection.tls = try TLSSession(context: context, host: target.host, url: shown)
+                try connection.handshake(deadline: &deadline)
+            }
+            return connection
         }
         throw last ?? FetchError(.connect, url: shown, "no address to connect to")
     }

@@ -18,6 +18,8 @@ public struct FeedSource: Sendable, Equatable {
 public struct FeedResult: Sendable {
     public var source: Int
     public var outcome: Result<FetchedFeed, FetchError>
+    /// The fetch's time, connect to last byte or to the failure.
+    public var duration: Duration
     /// When the fetch ended (wall clock, seconds since the epoch).
     public var finishedAt: Double
 }
@@ -198,9 +200,10 @@ enum FetchLoop {
                 } catch {
                     outcome = .failure(error)
                 }
-                shared.counters.record(outcome, took: started.duration(to: .now()))
+                let took = started.duration(to: .now())
+                shared.counters.record(outcome, took: took)
                 if shared.isStopping { return }
-                shared.handover.post(FeedResult(source: i, outcome: outcome, finishedAt: WallClock.now()))
+                shared.handover.post(FeedResult(source: i, outcome: outcome, duration: took, finishedAt: WallClock.now()))
                 // Counted from the start, so a feed is fetched every `every` whatever a fetch takes;
                 // one that overran its turn waits a whole period rather than going again at once.
                 var next = started.advanced(by: shared.every)

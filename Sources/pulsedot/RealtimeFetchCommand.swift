@@ -1,6 +1,7 @@
 import Config
 import FeedFetch
 import HTTPWire
+import Syscall
 
 // `pulsedot realtime fetch URL`: one fetch as the daemon makes it (TLS verified, gzip, limits,
 // redirects, the API key from a credential), for checking a feed's URL and key from the kiosk.

@@ -55,6 +55,8 @@ final class FeedFetcherTests: XCTestCase {
         }
         guard case .failure(let slow) = results.first(where: { $0.source == 2 })!.outcome else { return XCTFail("slow fetched") }
         XCTAssertEqual(slow.kind, .timeout)
+        let slowTook = results.first(where: { $0.source == 2 })!.duration.seconds
+        XCTAssertTrue((1.0..<1.5).contains(slowTook), "a failed fetch's duration is its no-progress timeout: \(slowTook) s")
         let counters = fetcher.counters
         XCTAssertGreaterThanOrEqual(counters.fetches, results.count)
         XCTAssertGreaterThanOrEqual(counters.notModified, 1)
