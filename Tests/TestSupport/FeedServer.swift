@@ -1,23 +1,20 @@
-import FeedFetch
 import Foundation
 import Glibc
-import HTTPWire
-import TestSupport
 
-/// feed_server.py run by the venv's python (Google's bindings make its feed): its ports, its CA,
-/// the feed it serves and what it counted. One per test class; stopped and started again on the
-/// same ports for the "server gone" tests.
-final class FeedServer {
-    let folder: URL
-    private(set) var child: ChildProcess?
-    private(set) var ports: [String: Int] = [:]
+/// Tests/FeedFetchTests/feed_server.py run by the venv's python (Google's bindings make its feed):
+/// its ports, its CA and the feed it serves. Stopped and started again on the same ports for the
+/// "server gone" tests.
+public final class FeedServer {
+    public let folder: URL
+    public private(set) var child: ChildProcess?
+    public private(set) var ports: [String: Int] = [:]
 
-    static var python: String {
+    public static var python: String {
         let cache = ProcessInfo.processInfo.environment["PULSEDOT_CACHE"] ?? "/var/cache/pulsedot-test"
         return cache + "/venv-gtfsrt/bin/python3"
     }
 
-    init() throws {
+    public init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
             throw TestFailure("no \(Self.python): run deploy/install-deps --test (it makes the venv with gtfs-realtime-bindings)")
         }
@@ -31,10 +28,10 @@ final class FeedServer {
     }
 
     /// Starts the server; again on the ports it had before when it ran already.
-    func start() throws {
+    public func start() throws {
         let portsFile = folder.appendingPathComponent("ports.json")
         try? FileManager.default.removeItem(at: portsFile)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("feed_server.py").path
+        let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/FeedFetchTests/feed_server.py").path
         var arguments = [script, folder.path]
         if !ports.isEmpty { arguments.append(["good", "wrong", "expired", "plain"].map { String(ports[$0]!) }.joined(separator: ",")) }
         let started = try ChildProcess(Self.python, arguments, label: "feed_server.py")
@@ -47,25 +44,16 @@ final class FeedServer {
         ports = json
     }
 
-    func stop() {
+    public func stop() {
         child?.terminate()
         child = nil
     }
 
-    var caFile: String { folder.appendingPathComponent("ca.pem").path }
-    var feed: [UInt8] { (try? [UInt8](Data(contentsOf: folder.appendingPathComponent("vehicles.pb")))) ?? [] }
+    public var caFile: String { folder.appendingPathComponent("ca.pem").path }
+    public var feed: [UInt8] { (try? [UInt8](Data(contentsOf: folder.appendingPathComponent("vehicles.pb")))) ?? [] }
 
     /// `https://localhost:PORT/path` on the port with the certificate `which` (good, wrong, expired).
-    func url(_ path: String, host: String = "localhost", port which: String = "good") -> String {
+    public func url(_ path: String, host: String = "localhost", port which: String = "good") -> String {
         (which == "plain" ? "http" : "https") + "://\(host):\(ports[which]!)\(path)"
-    }
-
-    /// What the server counted: bytes sent per path, requests per path, the last key it saw.
-    func stats() throws -> [String: Any] {
-        let fetched = try FeedClient.fetch(HTTPURL(parsing: url("/stats", port: "plain")), options: FetchOptions())
-        guard case .fresh(let body) = fetched.body, let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            throw TestFailure("/stats gave no JSON")
-        }
-        return json
     }
 }
