@@ -7,21 +7,7 @@ import XCTest
 
 /// Every fault a feed's server or the network can cause ends the fetch in one line naming the
 /// URL and what went wrong, of the kind the metrics count, within the time and size allowed.
-final class FaultTests: XCTestCase {
-    nonisolated(unsafe) static var server: FeedServer?
-
-    override class func tearDown() {
-        server = nil
-        super.tearDown()
-    }
-
-    func server() throws -> FeedServer {
-        if let s = Self.server { return s }
-        let s = try FeedServer()
-        Self.server = s
-        return s
-    }
-
+final class FaultTests: FeedServerTestCase {
     func options(_ server: FeedServer, timeout: Duration = .seconds(3), stall: Duration = .seconds(1)) -> FetchOptions {
         var o = FetchOptions()
         o.caFile = server.caFile

@@ -7,21 +7,7 @@ import XCTest
 
 /// Fetches from feed_server.py over real TLS: feeds made by Google's bindings arrive whole,
 /// plain, gzipped or chunked, revalidated with ETag and Last-Modified, through redirects.
-final class FetchTests: XCTestCase {
-    nonisolated(unsafe) static var server: FeedServer?
-
-    override class func tearDown() {
-        server = nil
-        super.tearDown()
-    }
-
-    func server() throws -> FeedServer {
-        if let s = Self.server { return s }
-        let s = try FeedServer()
-        Self.server = s
-        return s
-    }
-
+final class FetchTests: FeedServerTestCase {
     func options(_ server: FeedServer) -> FetchOptions {
         var o = FetchOptions()
         o.caFile = server.caFile
