@@ -70,6 +70,12 @@ let package = Package(
         // board and map use. Pure Swift, no Foundation, so it can run as Embedded Swift.
         .target(name: "GTFSRealtime"),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TestSupport"], exclude: ["make_feeds.py"]),
+        // Fetching the feeds: HTTP/1.1's wire format read by our own code (no I/O, fuzzed), and the
+        // client over OpenSSL's static libraries (docs/realtime.md says why not libcurl).
+        .target(name: "HTTPWire"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "FeedFetch", dependencies: ["COpenSSL", "CZlib", "HTTPWire", "Syscall"]),
+        .testTarget(name: "FeedFetchTests", dependencies: ["FeedFetch", "GTFSRealtime", "HTTPWire", "Syscall", "TestSupport"], exclude: ["feed_server.py"]),
         .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "TestSupport", "Transit"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),
@@ -77,7 +83,7 @@ let package = Package(
         .testTarget(name: "TilesTests", dependencies: ["CSQLite", "Geo", "Syscall", "TestSupport", "Tiles"]),
 
         // The settings table: configuration file, `--set`, values, errors, docs.
-        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"]),
+        .target(name: "Config", dependencies: ["DisplayCore", "GPSD", "Geo", "HTTPWire", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"]),
         .testTarget(name: "ConfigTests", dependencies: ["Config", "GPSD", "Geo", "LocationDot", "PNG", "Raster", "Systemd", "TestSupport"]),
         // The backlight through /sys/class/backlight, an IIO light sensor, the level for the moment.
         .target(name: "Backlight", dependencies: ["Config", "Syscall"]),
@@ -105,7 +111,7 @@ let package = Package(
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "DisplayCore", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Scene", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Compositor", "FrameBench", "Raster", "TestSupport"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FrameBench", "GPSD", "GTFSRealtime", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FeedFetch", "FrameBench", "GPSD", "GTFSRealtime", "HTTPWire", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

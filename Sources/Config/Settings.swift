@@ -11,6 +11,7 @@ public struct Settings: Sendable {
     public var log = LogSettings()
     public var metrics = MetricsSettings()
     public var transit = TransitSettings()
+    public var realtime = RealtimeSettings()
     /// Where each key was last set (by `qualifiedName`): the lines that whole-configuration
     /// checks name, and how they tell a key given from one left at its default.
     public internal(set) var origins: [String: SettingOrigin] = [:]

@@ -5,10 +5,10 @@ import Syscall
 // daemon reads it, for checking an agency's feed before pointing a kiosk at it.
 
 let realtimeUsage = Usage(
-    command: "realtime", summary: "describe a saved GTFS-realtime feed (info)",
-    operands: [.init(name: "info", summary: "the subcommand; `pulsedot realtime info --help` gives its operand")],
+    command: "realtime", summary: "describe a GTFS-realtime feed, saved (info) or fetched from its URL (fetch)",
+    operands: [.init(name: "info|fetch", summary: "the subcommand; `pulsedot realtime fetch --help` gives its options")],
     options: [],
-    notes: "`realtime info FILE` prints what a feed's FeedMessage holds, read as the daemon reads it.")
+    notes: "`realtime info FILE` prints what a feed's FeedMessage holds, read as the daemon reads it; `realtime fetch URL` fetches it first, as the daemon does.")
 
 let realtimeInfoUsage = Usage(
     command: "realtime info", summary: "print what a GTFS-realtime feed holds: header, entities by kind, skipped ones",
@@ -20,11 +20,14 @@ let realtimeInfoUsage = Usage(
         garbage, DIFFERENTIAL), in one line naming the byte and the field.
         """)
 
-let realtimeSubcommands = [Command(usage: realtimeInfoUsage, run: realtimeInfoCommand)]
+let realtimeSubcommands = [
+    Command(usage: realtimeInfoUsage, run: realtimeInfoCommand),
+    Command(usage: realtimeFetchUsage, run: realtimeFetchCommand),
+]
 
 func realtimeCommand(_ parsed: Arguments) -> Int32 {
     let word = parsed.positional.first.map { "unknown subcommand '\($0)'" } ?? "expected a subcommand"
-    writeError("pulsedot: realtime: \(word): info\n" + realtimeUsage.text)
+    writeError("pulsedot: realtime: \(word): info or fetch\n" + realtimeUsage.text)
     return 2
 }
 
@@ -41,11 +44,16 @@ func realtimeInfoCommand(_ parsed: Arguments) -> Int32 {
         writeError("pulsedot: realtime info: \(error)\n")
         return 1
     }
+    return printSummary(of: bytes, source: path, command: "realtime info")
+}
+
+/// What `realtime info` and `realtime fetch` print: the summary, or the refusal in one line.
+func printSummary(of bytes: [UInt8], source: String, command: String) -> Int32 {
     let feed: FeedMessage
     do throws(RealtimeError) {
         feed = try FeedMessage(decoding: bytes)
     } catch {
-        writeError("pulsedot: realtime info: \(path): \(error)\n")
+        writeError("pulsedot: \(command): \(source): \(error)\n")
         return 1
     }
     print(describe(feed, now: Int64(WallClock.now())), terminator: "")

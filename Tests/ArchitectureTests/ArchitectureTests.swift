@@ -105,7 +105,7 @@ final class ArchitectureTests: XCTestCase {
     /// Tiles, TileMap, Scene): the users of the settings open those (`MapFiles`, `DotImages`).
     func testConfigDependsOnlyOnTheValuesItParses() throws {
         let config = try XCTUnwrap(try Self.targets()["Config"])
-        XCTAssertEqual(config.dependencies.sorted(), ["DisplayCore", "GPSD", "Geo", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"],
+        XCTAssertEqual(config.dependencies.sorted(), ["DisplayCore", "GPSD", "Geo", "HTTPWire", "LocationDot", "Raster", "Syscall", "Systemd", "Transit"],
                        "a new dependency of Config: is it a value the table parses, or a file its users should open?")
     }
 

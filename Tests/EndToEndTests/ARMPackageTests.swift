@@ -28,7 +28,7 @@ final class ARMPackageTests: XCTestCase {
             XCTAssertEqual(try field(deb, "Version"), version)
             let depends = try field(deb, "Depends")
             XCTAssertFalse(depends.contains("libc6") || depends.contains("libdrm"), "a static program needs no library: \(depends)")
-            XCTAssertTrue(depends.contains("procps") && depends.contains("fonts-dejavu-core"), depends)
+            XCTAssertTrue(depends.contains("procps") && depends.contains("fonts-dejavu-core") && depends.contains("ca-certificates"), depends)
 
             let listing = try runProgram("/usr/bin/dpkg-deb", ["-c", deb.path])
             XCTAssertEqual(listing.status, 0, listing.stderr)
@@ -43,9 +43,11 @@ final class ARMPackageTests: XCTestCase {
             XCTAssertTrue(header.stdout.contains(arch == .arm64 ? "AArch64" : "Machine:                           ARM"), header.stdout)
             XCTAssertFalse(header.stdout.contains("INTERP"), "\(arch): a dynamically linked program")
             XCTAssertFalse(header.stdout.contains(".symtab"), "\(arch): not stripped")
-            // The budget over the measured 3.9 MB (armhf) and 5.0 MB (arm64) catches the duplicated
-            // code of every Embedded module coming back (9.8 MB and 9.9 MB without a section per function).
-            let budget = arch == .armhf ? 4_500_000 : 6_000_000
+            // The budget over the measured 6.85 MB (armhf) and 9.22 MB (arm64) catches the duplicated
+            // code of every Embedded module coming back (about 6 MB more without a section per
+            // function). OpenSSL's libcrypto is 3.0 MB and 4.2 MB of them: its default provider
+            // reaches every algorithm through dispatch tables, which --gc-sections cannot drop.
+            let budget = arch == .armhf ? 7_500_000 : 10_000_000
             let size = try FileManager.default.attributesOfItem(atPath: program)[.size] as? Int ?? 0
             XCTAssertLessThanOrEqual(size, budget, "\(arch): the stripped program has grown to \(size) bytes")
             if arch == .armhf {

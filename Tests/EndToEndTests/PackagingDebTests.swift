@@ -56,6 +56,7 @@ final class PackagingDebTests: XCTestCase {
         // /bin/kill is the unit's ExecReload=; the attribution's font is a file, not a linked library.
         XCTAssertTrue(depends.contains("procps"), fields["Depends"] ?? "")
         XCTAssertTrue(depends.contains("fonts-dejavu-core"), fields["Depends"] ?? "")
+        XCTAssertTrue(depends.contains("ca-certificates"), fields["Depends"] ?? "")
         // Versioned, as dpkg-shlibdeps writes them, not a hand-kept list.
         if dynamic { XCTAssertTrue(fields["Depends"]!.contains("libc6 (>= "), fields["Depends"]!) }
         let size = try XCTUnwrap(Int(fields["Installed-Size"] ?? ""), "Installed-Size: \(fields["Installed-Size"] ?? "none")")

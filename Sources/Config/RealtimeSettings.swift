@@ -1,0 +1,87 @@
+import HTTPWire
+
+/// The `[realtime]` section: the agency's GTFS-realtime feeds, fetched over HTTPS on a worker
+/// thread, and how much to trust them.
+public struct RealtimeSettings: Sendable, Equatable {
+    public var vehiclePositions: HTTPURL? = nil
+    public var tripUpdates: HTTPURL? = nil
+    public var alerts: HTTPURL? = nil
+    /// Seconds between fetches of each feed.
+    public var every: Double = 15
+    /// Seconds a whole fetch may take, connect to last byte.
+    public var timeout: Double = 10
+    /// A feed whose header timestamp is older than this many seconds is no live data.
+    public var staleAfter: Double = 120
+    /// PEM certificates trusted instead of the system's (/etc/ssl/certs); nil: the system's.
+    public var caFile: String? = nil
+    /// The systemd credential holding the API key (`LoadCredential=NAME:PATH`); nil: no key.
+    public var apiKeyCredential: String? = nil
+    public var apiKeyHeader = RealtimeSettings.defaultAPIKeyHeader
+
+    public static let defaultAPIKeyHeader = "x-api-key"
+
+    public init() {}
+
+    /// The feeds configured, by key name, in the order of the keys.
+    public var feeds: [(name: String, url: HTTPURL)] {
+        [("vehiclePositions", vehiclePositions), ("tripUpdates", tripUpdates), ("alerts", alerts)].compactMap { entry in
+            entry.1.map { (entry.0, $0) }
+        }
+    }
+}
+
+extension SettingsTable {
+    static let realtimeKeys: [SettingKey] = [
+        feedURL("vehiclePositions", "the VehiclePositions feed: where the vehicles are", { $1(&$0.realtime.vehiclePositions) }),
+        feedURL("tripUpdates", "the TripUpdates feed: delays, cancellations, new trips", { $1(&$0.realtime.tripUpdates) }),
+        feedURL("alerts", "the Alerts feed: service alerts", { $1(&$0.realtime.alerts) }),
+        duration(section: "realtime", "every", .closed(5, 3600), "seconds between fetches of each feed", { $1(&$0.realtime.every) }),
+        duration(section: "realtime", "timeout", .closed(1, 120), "seconds a fetch may take, connect to last byte; nothing received for half of it (at most 5 s) ends it too", { $1(&$0.realtime.timeout) }),
+        duration(section: "realtime", "staleAfter", .closed(10, 86400), "a feed whose header timestamp is older than this is no live data: the board shows the schedule", { $1(&$0.realtime.staleAfter) }),
+        SettingKey(section: "realtime", name: "caFile", allowed: "path of a PEM file, or system",
+                   meaning: "the certificates the feeds' servers are checked against, instead of the system's (/etc/ssl/certs); system: those",
+                   parse: { text, s, origin throws(SettingProblem) in
+                       if text == "system" { s.realtime.caFile = nil; return }
+                       guard !text.isEmpty else { throw SettingProblem("empty path (expected a PEM file, or system)") }
+                       s.realtime.caFile = try parseReadableFile(text, origin: origin, what: "a PEM file of certificates")
+                   },
+                   show: { $0.realtime.caFile ?? "system" }),
+        SettingKey(section: "realtime", name: "apiKeyCredential", allowed: "credential name, or none",
+                   meaning: "the systemd credential holding the API key (`LoadCredential=NAME:PATH` in a drop-in), read from $CREDENTIALS_DIRECTORY/NAME and never logged; none: no key",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text == "none" { s.realtime.apiKeyCredential = nil; return }
+                       guard !text.isEmpty, text.utf8.allSatisfy({ isNameByte($0) }), text != ".", text != ".." else {
+                           throw SettingProblem("not a credential name (letters, digits, '-', '_', '.'; the name given to LoadCredential=)")
+                       }
+                       s.realtime.apiKeyCredential = text
+                   },
+                   show: { $0.realtime.apiKeyCredential ?? "none" }),
+        SettingKey(section: "realtime", name: "apiKeyHeader", allowed: "HTTP header name",
+                   meaning: "the request header the API key is sent in, to the feed's own host only",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       guard !text.isEmpty, text.utf8.allSatisfy({ isNameByte($0) && $0 != 0x2E }) else {
+                           throw SettingProblem("not an HTTP header name (letters, digits, '-', '_')")
+                       }
+                       s.realtime.apiKeyHeader = text
+                   },
+                   show: { $0.realtime.apiKeyHeader }),
+    ]
+
+    static func feedURL(_ name: String, _ meaning: String, _ path: @escaping Path<HTTPURL?>) -> SettingKey {
+        SettingKey(section: "realtime", name: name, allowed: "`https://` or `http://` URL, or none", meaning: meaning + "; none: not fetched",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text == "none" { path(&s) { $0 = nil }; return }
+                       do throws(HTTPWireError) {
+                           let url = try HTTPURL(parsing: text)
+                           path(&s) { $0 = url }
+                       } catch {
+                           throw SettingProblem(error.message)
+                       }
+                   },
+                   show: { read($0, path)?.description ?? "none" })
+    }
+}
+
+private func isNameByte(_ c: UInt8) -> Bool {
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x2E
+}
