@@ -29,7 +29,7 @@ final class PerformanceFiguresTests: XCTestCase {
                 return XCTFail("table \(name) has no \(endMarker)")
             }
             XCTAssertEqual(String(rest[close.upperBound..<e.lowerBound]), try script(["--table", name]),
-                           "run deploy/bench/bench-figures --table \(name) and paste it into BENCHMARKS.md")
+                           "run deploy/bench/bench-figures --write")
             found.append(name)
             rest = rest[e.upperBound...]
         }
