@@ -11,10 +11,11 @@ import Syscall
 import Systemd
 import TileMap
 
-/// `pulsedot run`: one loop over the frame timer, the display's flip events, the position source,
-/// the signals and the deadlines (gpsd retries and timeouts, replay pacing, the systemd watchdog,
-/// display retries, the summary line), all through its `LoopEnvironment`. After warm-up a frame
-/// allocates nothing.
+/// `pulsedot run`: the `FrameLoop` `show` also runs, over the frame timer, the display's flip
+/// events, the position source, the signals and the deadlines (gpsd retries and timeouts, replay
+/// pacing, the systemd watchdog, display retries, the summary line), all through its
+/// `LoopEnvironment`; what run plugs in is in RunFrameLoop.swift. After warm-up a frame allocates
+/// nothing.
 public final class RunDaemon {
     public struct Options: Sendable {
         /// The configuration file; nil: `Configuration.defaultPath`.
@@ -147,74 +148,15 @@ public final class RunDaemon {
         if !blanking.blanked { tryDisplay(now: now) }
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
         announced = true
-        while running {
-            let wakeup: Wakeup
-            do {
-                wakeup = try waiting.wait(frames: display.driven != nil && !blanking.blanked, display: display.driven?.display.pollDescriptor,
-                                          source: source.descriptor, sourceEvents: source.pollEvents,
-                                          hotplug: environment.hotplug?.descriptor, deadline: nextDeadline())
-            } catch {
-                log.error("\(error)")
-                shutdown()
-                return 1
-            }
-            let now = waiting.now()
-            for signal in wakeup.signals { handle(signal: signal, now: now) }
-            if wakeup.displayReady { displayEvents(now: now) }
-            if wakeup.hotplugReady { hotplugEvents(now: now) }
-            if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
-            source.tick(now: now)
-            transitDue()
-            if wakeup.frameDue { frame() }
-            presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
-            metricsDue(now: now)
-            if let retryAt = display.retryAt, now >= retryAt, !blanking.blanked {
-                if display.isDisconnected { reconnect(now: now) } else { tryDisplay(now: now) }
-            }
-            blankingDue(now: now)
-            if let due = brightness.nextLook, now >= due {
-                brightness.look(now: now, minuteOfDay: environment.localMinuteOfDay(environment.wallClock()), dark: blanking.blanked, log: log)
-            }
-            if let due = counters.nextSummary, now >= due { summary(now: now) }
-            pingWatchdog(now: now)
+        do {
+            try FrameLoop(waiting: waiting).run(self)
+        } catch {
+            log.error("\(error)")
+            shutdown()
+            return 1
         }
         shutdown()
         return 0
-    }
-
-    private func nextDeadline() -> MonotonicInstant? {
-        var next = Poll.earliest(source.deadline, counters.nextSummary)
-        // A withheld ping's deadline is past: folded in, it would only spin the loop.
-        if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
-        // While the screen is off a missing display is not looked for: it would light it.
-        next = Poll.earliest(next, blanking.blanked ? nil : display.retryAt)
-        next = Poll.earliest(next, brightness.nextLook)
-        return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
-    }
-
-    /// One frame: draw, present, measure, and act on a change of the truth.
-    private func frame() {
-        guard let d = display.driven, !blanking.blanked else { return }
-        // What the frame shows is of the moment it is drawn, after the source had its turn.
-        let now = waiting.now()
-        let damage = d.view.draw(at: now.seconds)
-        if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
-        do {
-            var stamp = d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds)
-            stamp.transit = transit.stamp
-            try d.present(damage, frame: stamp)
-        } catch {
-            lose("\(error)", now: now)
-            return
-        }
-        if snapshotRequested { writeSnapshot(d, now: now) }
-        let end = waiting.now()
-        counters.frameDone(took: now.duration(to: end).nanoseconds, at: end)
-        if d.view.last.phase != shownPhase { phaseChanged(to: d.view.last.phase, now: now) }
-        if let max = options.maxFrames, counters.frames >= max {
-            log.info("\(counters.frames) frames drawn (--frames): stopping")
-            running = false
-        }
     }
 
     /// The display failed mid-run (unplugged, taken by another master): wait for it again.
@@ -224,16 +166,6 @@ public final class RunDaemon {
         display.lose(reason, retryAt: now.advanced(by: .seconds(1)))
         log.warning("display \(name) lost: \(reason)", topic: "display")
         sendStatus()
-    }
-
-    private func displayEvents(now: MonotonicInstant) {
-        guard let d = display.driven else { return }
-        do {
-            try d.display.handleEvents()
-            counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
-        } catch {
-            lose("\(error)", now: now)
-        }
     }
 
     /// Opens the configured output (or `displaySettings`) and starts it, or keeps waiting for it

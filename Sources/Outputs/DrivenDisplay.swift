@@ -64,9 +64,21 @@ public final class DrivenDisplay {
     /// "planes composition" when the dot is on a plane of the display's, else "software composition".
     public var compositionPhrase: String { display.spritePlane == nil ? "software composition" : "planes composition" }
 
-    /// Hands the frame's changed rectangle to the display.
-    public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
+    /// Draws the view's frame at `now` (monotonic seconds) into the display's canvas; the damage.
+    public func draw(at now: Double) -> Rect {
+        let damage = view.draw(at: now)
+        fillCanvas(damage)
+        return damage
+    }
+
+    /// A view made later draws into its own frame: its damage is copied into the canvas.
+    private func fillCanvas(_ damage: Rect) {
         if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.wholeCanvas()) }
+    }
+
+    /// Hands the frame's changed rectangle, drawn by the view, to the display.
+    public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
+        fillCanvas(damage)
         display.recorder?.stamp(frame)
         try display.present(damage: damage)
     }

@@ -1,0 +1,76 @@
+import DisplayCore
+import Raster
+import Syscall
+
+/// What `run` plugs into the frame loop: the display as its lifecycle holds it (not drawn while
+/// blanked, not looked for either: that would light the screen), the source, hot-plug, systemd's
+/// watchdog, metrics, the summary, brightness, the transit trip, and the view's frame stamped with
+/// the truth it showed.
+extension RunDaemon: FrameLoopClient {
+    var loopDisplay: (any Display)? { display.driven?.display }
+    var drawsFrames: Bool { display.driven != nil && !blanking.blanked }
+    var displayRetryAt: MonotonicInstant? { blanking.blanked ? nil : display.retryAt }
+    var sourceDescriptor: Int32 { source.descriptor }
+    var sourceEvents: Int16 { source.pollEvents }
+    var hotplugDescriptor: Int32? { environment.hotplug?.descriptor }
+
+    func nextDeadline() -> MonotonicInstant? {
+        var next = Poll.earliest(source.deadline, counters.nextSummary)
+        // A withheld ping's deadline is past: folded in, it would only spin the loop.
+        if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
+        next = Poll.earliest(next, brightness.nextLook)
+        return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
+    }
+
+    func displayEventsHandled(now: MonotonicInstant) throws(DisplayFailure) {
+        counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
+    }
+
+    func woke(_ wakeup: Wakeup, now: MonotonicInstant) {
+        if wakeup.hotplugReady { hotplugEvents(now: now) }
+        if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
+        source.tick(now: now)
+        transitDue()
+    }
+
+    func drawFrame(now: MonotonicInstant) -> FrameLoop.Frame {
+        let d = display.driven!
+        let damage = d.draw(at: now.seconds)
+        if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
+        var stamp = d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds)
+        stamp.transit = transit.stamp
+        return FrameLoop.Frame(damage: damage, stamp: stamp)
+    }
+
+    /// Measures the frame and acts on a change of the truth.
+    func framePresented(drawnAt now: MonotonicInstant, end: MonotonicInstant) {
+        guard let d = display.driven else { return }
+        if snapshotRequested { writeSnapshot(d, now: now) }
+        counters.frameDone(took: now.duration(to: end).nanoseconds, at: end)
+        if d.view.last.phase != shownPhase { phaseChanged(to: d.view.last.phase, now: now) }
+        if let max = options.maxFrames, counters.frames >= max {
+            log.info("\(counters.frames) frames drawn (--frames): stopping")
+            running = false
+        }
+    }
+
+    func displayFailed(_ failure: DisplayFailure, now: MonotonicInstant) { lose("\(failure)", now: now) }
+
+    func turnDone(now: MonotonicInstant) {
+        presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
+        metricsDue(now: now)
+    }
+
+    func retryDisplay(now: MonotonicInstant) {
+        if display.isDisconnected { reconnect(now: now) } else { tryDisplay(now: now) }
+    }
+
+    func turnEnded(now: MonotonicInstant) {
+        blankingDue(now: now)
+        if let due = brightness.nextLook, now >= due {
+            brightness.look(now: now, minuteOfDay: environment.localMinuteOfDay(environment.wallClock()), dark: blanking.blanked, log: log)
+        }
+        if let due = counters.nextSummary, now >= due { summary(now: now) }
+        pingWatchdog(now: now)
+    }
+}
