@@ -13,7 +13,7 @@ extension SettingsTable {
         case "log": return "What the daemon writes to the journal."
         case "metrics": return "The Prometheus metrics file for node_exporter's textfile collector (see docs/operations.md)."
         case "transit": return "The agency's GTFS feed: its routes, trips and stops, read into an index by `pulsedot transit import`."
-        case "realtime": return "The agency's GTFS-realtime feeds, fetched over HTTPS on a worker thread (the frame loop never waits on the network)."
+        case "realtime": return "The agency's GTFS-realtime feeds over HTTPS: checked here, and fetched the same way by `pulsedot realtime fetch`; the daemon does not fetch them yet (the kiosk screen that shows them is not built)."
         default: return ""
         }
     }
