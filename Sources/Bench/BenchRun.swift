@@ -3,6 +3,7 @@ import FrameBench
 import LocationDot
 import Raster
 import Syscall
+import TileMap
 
 /// `pulsedot bench`: N frames made the way the daemon and the KMS output make them — restore the
 /// damage (this frame's and the previous frame's dot) from the background, paint the dot, copy the

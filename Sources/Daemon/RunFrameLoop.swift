@@ -1,6 +1,10 @@
 import DisplayCore
+import Outputs
+import Positioning
 import Raster
+import Scene
 import Syscall
+import Systemd
 
 /// What `run` plugs into the frame loop: the display as its lifecycle holds it (not drawn while
 /// blanked, not looked for either: that would light the screen), the source, hot-plug, systemd's

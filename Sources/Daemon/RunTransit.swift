@@ -1,6 +1,9 @@
+import Compositor
 import Config
 import Location
+import Outputs
 import Positioning
+import Scene
 import Syscall
 import Systemd
 import Transit

@@ -5,6 +5,7 @@ import Geo
 import LocationDot
 import Outputs
 import PNG
+import Positioning
 import Raster
 import Scene
 import Syscall

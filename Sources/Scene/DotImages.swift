@@ -1,4 +1,5 @@
 import Config
+import LocationDot
 import PNG
 import Raster
 

@@ -1,4 +1,5 @@
 import Compositor
+import DisplayCore
 
 // The plane layers as the frame step drives them: it decides between them and the canvas.
 extension PlaneDot: DotPlaneLayer {}

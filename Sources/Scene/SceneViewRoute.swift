@@ -1,6 +1,7 @@
 import Compositor
 import Geo
 import Raster
+import TileMap
 
 /// A transit route on this view's map. Tiles and a map image the view scrolls over carry the
 /// route in their own pixels (drawn once, repainted where it changes); any other map (a plain
