@@ -55,7 +55,7 @@ final class LintianTests: XCTestCase {
     }
 
     /// The static packages: one program carrying glibc, libdrm, libpng, zlib, SQLite, TurboJPEG,
-    /// FreeType and brotli, which lintian accepts only with the overrides' reasons, the licences
+    /// FreeType, brotli and OpenSSL, which lintian accepts only with the overrides' reasons, the licences
     /// in the copyright file and their sources in Static-Built-Using.
     func testStaticPackagesPassLintianAndNameWhatTheyCarry() throws {
         let dir = try PackagingFixture.scratch("lintian-static", for: self)
@@ -102,7 +102,7 @@ final class LintianTests: XCTestCase {
     private static let copyrightFiles = [
         "glibc": "glibc/*", "gcc-12-cross": "libgcc/*", "gcc-12": "libgcc/*", "libjpeg-turbo": "libjpeg-turbo/*",
         "freetype": "freetype/*", "libpng1.6": "libpng/*", "zlib": "zlib/*", "sqlite3": "sqlite3/*",
-        "libdrm": "libdrm/*", "brotli": "brotli/*",
+        "libdrm": "libdrm/*", "brotli": "brotli/*", "openssl": "openssl/*",
     ]
 
     /// "source (= version)" of every library deploy/embedded/build-embedded links for `arch`, read from its
