@@ -51,6 +51,9 @@ let package = Package(
         .target(name: "GPSD", dependencies: ["JSON", "Location", "Syscall"]),
         // The display seam every output conforms to, and what outputs share.
         .target(name: "DisplayCore", dependencies: ["Raster", "Syscall"]),
+        // The one frame loop `run`, `show` and `bench` turn, how it waits, and its virtual time.
+        .target(name: "Loop", dependencies: ["DisplayCore", "Raster", "Syscall"]),
+        .testTarget(name: "LoopTests", dependencies: ["DisplayCore", "DisplayDoubles", "Loop", "Raster", "Syscall"]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "KMS", dependencies: ["CDRM", "DisplayCore", "JSON", "Raster", "Syscall"]),
         .target(name: "FBDev", dependencies: ["CLinux", "DisplayCore", "JSON", "Raster", "Syscall"]),
@@ -101,14 +104,14 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         .testTarget(name: "OutputsTests", dependencies: ["Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport"]),
         // The run loop: one poll over clock, signals, display and source; show's loop waits the same way.
-        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap", "Transit"]),
+        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap", "Transit"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         .testTarget(name: "DemoTests", dependencies: ["Config", "Demo", "GPSD", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Scene", "TestSupport", "TileDecode", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/embedded/arm-check).
         .target(name: "FrameBench", dependencies: ["Compositor", "Geo", "LocationDot", "Raster"]),
         .testTarget(name: "FrameBenchTests", dependencies: ["Compositor", "FrameBench", "Raster"]),
-        .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "DisplayCore", "FrameBench", "Geo", "LocationDot", "Metrics", "PNG", "Raster", "Scene", "Syscall", "TileDecode", "TileMap", "Tiles"]),
+        .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "DisplayCore", "FrameBench", "Geo", "LocationDot", "Loop", "Metrics", "PNG", "Raster", "Scene", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Compositor", "FrameBench", "Raster", "TestSupport"]),
         // Argument parsing and subcommands only.
         .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FeedFetch", "FrameBench", "GPSD", "GTFSRealtime", "HTTPWire", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
@@ -126,7 +129,7 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Location", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "DisplayCore", "DisplayDoubles", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "DisplayCore", "DisplayDoubles", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

@@ -98,9 +98,17 @@ public final class BenchDrive {
     }
 
     /// One frame, as the daemon draws it over tiles (with planes: as it pans the tiles on the
-    /// primary plane while the dot fits its own plane). Allocates nothing.
+    /// primary plane while the dot fits its own plane), copied out. Allocates nothing.
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
+        let drawn = draw(n)
+        if frameStep.onPlanes { return (0, 0) }
+        return (drawn.touched, scanout.present(drawn.changed, frame: n, from: renderer))
+    }
+
+    /// Frame `n` drawn into the canvas, as the frame loop asks for it: what changed (empty while
+    /// the frame goes to the planes alone) and the pixels redrawn.
+    public func draw(_ n: Int) -> (changed: Rect, touched: Int) {
         if let route, n % BenchRoute.framesPerFix == 0 {
             route.place(n)
             renderer.invalidate(map.routeMoved())
@@ -110,7 +118,6 @@ public final class BenchDrive {
         let centre = viewport.canvasPoint(p, offset: offset)
         let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
         let changed = frameStep.draw(appearance, centerX: centre.x, centerY: centre.y, offset: offset)
-        if frameStep.onPlanes { return (0, 0) }
-        return (changed.area, scanout.present(changed, frame: n, from: renderer))
+        return (changed, frameStep.onPlanes ? 0 : changed.area)
     }
 }

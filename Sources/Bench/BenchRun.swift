@@ -1,53 +1,62 @@
 import Compositor
+import DisplayCore
 import FrameBench
 import LocationDot
+import Loop
 import Raster
 import Syscall
 import TileMap
 
-/// `pulsedot bench`: N frames made the way the daemon and the KMS output make them — restore the
-/// damage (this frame's and the previous frame's dot) from the background, paint the dot, copy the
-/// damage into one of two scan-out buffers in turn (written, never read) — over a textured map in
-/// RAM. Every frame is computed; nothing is carried from one frame to the next but what the daemon
-/// carries (the canvas, last frame's damage).
-///
-/// `step` is one frame and nothing else (no hashing, no clock): the unit the callgrind script
-/// counts. It never allocates; the per-frame records are allocated before the first frame.
+/// `pulsedot bench`: N frames made by the daemon's own code over a textured map in RAM (or a
+/// city of tiles): `FrameLoop`, the loop `run` and `show` turn, on virtual time, asks for each
+/// frame; the daemon's `FrameStep` draws it (restore the damage, this frame's and the previous
+/// frame's dot, from the background; paint the dot); the loop presents it to `BenchDisplay`, which
+/// copies the damage into one of two scan-out buffers in turn (written, never read but to hash).
+/// Every frame is computed; nothing is carried from one frame to the next but what the daemon
+/// carries (the canvas, last frame's damage). A frame never allocates; the per-frame records are
+/// allocated before the first frame.
 public final class BenchRun {
     public let options: BenchOptions
     /// The frames: over a textured map in RAM (`BenchFrames`), or driving through tiles.
-    public let frames: BenchFrames?
-    public let drive: BenchDrive?
+    public var frames: BenchFrames? { client.frames }
+    public var drive: BenchDrive? { client.drive }
     /// With `composition = planes`: the daemon's plane layers over planes in memory.
-    public let planes: BenchPlanes?
+    public var planes: BenchPlanes? { client.planes }
     /// Whether each frame's hash is computed (off: `--no-hash`, for counting runs, where the hash
     /// would cost far more than the frame it checks).
-    public let hashing: Bool
-    /// The first frame that runs through `counted`, the marker `deploy/bench/bench-guard` counts
-    /// between (`--count-from`); frames before it warm the caches and the map.
+    public var hashing: Bool { client.hashing }
+    /// The first frame the loop turns for inside `counted`, the marker `deploy/bench/bench-guard`
+    /// counts between (`--count-from`); frames before it warm the caches and the map.
     public let countFrom: Int
     /// The scene's name in the report.
     public var sceneName: String { drive == nil ? options.scene.rawValue : "drive" }
 
     /// Per frame: pixels redrawn in the canvas, pixels copied out, wall time, hash.
-    public private(set) var touched: [Int]
-    public private(set) var copied: [Int]
-    public private(set) var nanoseconds: [Int64]
-    public private(set) var hashes: [UInt64]
+    public var touched: [Int] { client.touched }
+    public var copied: [Int] { client.copied }
+    public var nanoseconds: [Int64] { client.nanoseconds }
+    public var hashes: [UInt64] { client.hashes }
     /// With `verify`: frames whose hash differs from the reference painter's, and the first one.
-    public private(set) var mismatches = 0
-    public private(set) var firstMismatch: Int?
-    private let reference: BenchReference?
+    public var mismatches: Int { client.mismatches }
+    public var firstMismatch: Int? { client.firstMismatch }
     /// Whether the frames are being held against the reference painter.
-    public var verified: Bool { reference != nil }
+    public var verified: Bool { client.reference != nil }
+    /// The display's scan-out queue: every frame handed over by the loop, and the flips.
+    public var scanoutStatistics: ScanoutQueue.Statistics { client.display.scanoutStatistics ?? ScanoutQueue.Statistics() }
+    /// Seconds of virtual time the loop has turned through.
+    public var elapsed: Double { waiting.elapsed }
+
+    private let waiting = VirtualWaiting()
+    private let loop: FrameLoop
+    private let client: BenchLoop
 
     /// `drive`: the tiles file to drive through instead of `options.scene` (no `verify`: the
     /// reference painter has no tiles).
     public init(_ options: BenchOptions, verify: Bool = false, drive tiles: String? = nil, hashing: Bool = true,
                 countFrom: Int = .max) throws(BenchError) {
         self.options = options
-        self.hashing = hashing || verify
         self.countFrom = countFrom
+        let frames: BenchFrames?, drive: BenchDrive?
         if let tiles {
             drive = try BenchDrive(options, tiles: tiles)
             frames = nil
@@ -55,61 +64,55 @@ public final class BenchRun {
             drive = nil
             do { frames = try BenchFrames(options) } catch { throw BenchError(error) }
         }
+        var planes: BenchPlanes?
         if options.composition == .planes {
             let step = drive?.frameStep ?? frames!.frameStep
             // The map pans on the primary plane where the view moves: over tiles, or the larger map.
             let painter: (any MapPicturePainter)? = drive?.map ?? (options.scene == .pan ? frames.map { MapImagePainter(map: $0.map) } : nil)
             planes = BenchPlanes(options, step: step, painter: painter)
-        } else {
-            planes = nil
         }
-        touched = [Int](repeating: 0, count: options.frames)
-        copied = [Int](repeating: 0, count: options.frames)
-        nanoseconds = [Int64](repeating: 0, count: options.frames)
-        hashes = [UInt64](repeating: 0, count: options.frames)
-        reference = verify ? frames.map { BenchReference(options, scene: $0.scene, map: $0.map) } : nil
+        let display = BenchDisplay(scanout: drive?.scanout ?? frames!.scanout, renderer: drive?.renderer ?? frames!.renderer,
+                                   format: options.format)
+        client = BenchLoop(options, frames: frames, drive: drive, planes: planes, display: display,
+                           reference: verify ? frames.map { BenchReference(options, scene: $0.scene, map: $0.map) } : nil,
+                           hashing: hashing || verify)
+        // A second of virtual time past the last frame: the virtual clock's stop never comes first.
+        waiting.limit = Double(options.frames) / BenchScene.frameRate + 1
+        do { try waiting.setFrameRate(BenchScene.frameRate) } catch { throw BenchError(error) }
+        loop = FrameLoop(waiting: waiting)
+        client.prepareNext()
     }
 
-    /// Runs every frame, timing each, hashing what reached the scan-out buffer, and (with
-    /// `verify`) comparing it with the reference painter's frame.
-    public func run() {
-        for n in 0..<options.frames {
-            if let drive { drive.prepare(n) }
-            let start = MonotonicInstant.now()
-            let r = n >= countFrom ? counted(n) : step(n)
-            let end = MonotonicInstant.now()
-            touched[n] = r.touched
-            copied[n] = r.copied
-            nanoseconds[n] = end.nanoseconds - start.nanoseconds
-            if !hashing { continue }
-            hashes[n] = BenchHash.frame(shown(n))
-            if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
-                mismatches += 1
-                if firstMismatch == nil { firstMismatch = n }
-            }
-        }
+    /// Runs every frame through the loop, timing each, hashing what reached the scan-out buffer,
+    /// and (with `verify`) comparing it with the reference painter's frame.
+    public func run() throws(BenchError) {
+        try turn(until: min(countFrom, options.frames))
+        if client.next < options.frames { try counted() }
     }
 
-    /// A frame from `countFrom` on: the same step behind a function of its own, so that callgrind's
-    /// `--toggle-collect` counts exactly these frames in one run.
+    /// The frames from `countFrom` on: the same loop behind a function of its own, so that
+    /// callgrind's `--toggle-collect` counts exactly these frames in one run.
     @inline(never)
-    public func counted(_ n: Int) -> (touched: Int, copied: Int) { step(n) }
-
-    /// One frame (`BenchFrames.step` or `BenchDrive.step`, with the map pictures drawn on the
-    /// planes): the unit `deploy/bench/bench-callgrind` counts.
-    @inline(never)
-    public func step(_ n: Int) -> (touched: Int, copied: Int) {
-        let r = drive?.step(n) ?? frames!.step(n)
-        guard let planes else { return r }
-        return (r.touched, r.copied + planes.takeDrawn())
+    public func counted() throws(BenchError) {
+        client.counting = true
+        defer { client.counting = false }
+        try turn(until: options.frames)
     }
 
-    /// What frame `n` shows under the dot: its scan-out buffer, or the window of the map picture
-    /// on the primary plane.
-    public func shown(_ n: Int) -> PixelBuffer {
-        if let picture = planes?.shownPicture { return picture }
-        return drive?.scanout.shown(n) ?? frames!.scanout.shown(n)
+    /// The next frame alone, through the loop: the pixels it redrew and copied out.
+    public func nextFrame() throws(BenchError) -> (touched: Int, copied: Int) {
+        let n = client.next
+        try turn(until: n + 1)
+        return (touched[n], copied[n])
     }
+
+    private func turn(until end: Int) throws(BenchError) {
+        client.end = end
+        do { try loop.run(client) } catch { throw BenchError(error) }
+    }
+
+    /// What frame `n` shows under the dot (`BenchLoop.shown`).
+    public func shown(_ n: Int) -> PixelBuffer { client.shown(n) }
 }
 
 /// The straightforward path `--verify` holds the fast one against: every frame drawn from scratch

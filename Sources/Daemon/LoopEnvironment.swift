@@ -1,6 +1,7 @@
 import Backlight
 import Config
 import DisplayCore
+import Loop
 import Outputs
 import Positioning
 import Syscall

@@ -1,4 +1,5 @@
 import Glibc
+import Loop
 import Syscall
 
 /// The daemon's waiting: one `poll` over the signalfd, the frame timerfd, the display's and the

@@ -1,6 +1,7 @@
 import Config
 import DisplayCore
 import Location
+import Loop
 import Outputs
 import Positioning
 import Raster

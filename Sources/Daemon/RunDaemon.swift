@@ -3,6 +3,7 @@ import DisplayCore
 import GPSD
 import Geo
 import Location
+import Loop
 import Outputs
 import Positioning
 import Raster
@@ -51,7 +52,7 @@ public final class RunDaemon {
     let counters: LoopCounters
     var shownPhase: FixPhase = .nofix
     var snapshotRequested = false
-    var running = true
+    public internal(set) var running = true
     /// READY=1 was sent: STATUS updates before it would only be noise.
     var announced = false
     let presentation = PresentationTracker()

@@ -1,4 +1,5 @@
 import DisplayCore
+import Loop
 import Outputs
 import Positioning
 import Raster
@@ -11,14 +12,14 @@ import Systemd
 /// watchdog, metrics, the summary, brightness, the transit trip, and the view's frame stamped with
 /// the truth it showed.
 extension RunDaemon: FrameLoopClient {
-    var loopDisplay: (any Display)? { display.driven?.display }
-    var drawsFrames: Bool { display.driven != nil && !blanking.blanked }
-    var displayRetryAt: MonotonicInstant? { blanking.blanked ? nil : display.retryAt }
-    var sourceDescriptor: Int32 { source.descriptor }
-    var sourceEvents: Int16 { source.pollEvents }
-    var hotplugDescriptor: Int32? { environment.hotplug?.descriptor }
+    public var loopDisplay: (any Display)? { display.driven?.display }
+    public var drawsFrames: Bool { display.driven != nil && !blanking.blanked }
+    public var displayRetryAt: MonotonicInstant? { blanking.blanked ? nil : display.retryAt }
+    public var sourceDescriptor: Int32 { source.descriptor }
+    public var sourceEvents: Int16 { source.pollEvents }
+    public var hotplugDescriptor: Int32? { environment.hotplug?.descriptor }
 
-    func nextDeadline() -> MonotonicInstant? {
+    public func nextDeadline() -> MonotonicInstant? {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
         // A withheld ping's deadline is past: folded in, it would only spin the loop.
         if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
@@ -26,18 +27,18 @@ extension RunDaemon: FrameLoopClient {
         return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
     }
 
-    func displayEventsHandled(now: MonotonicInstant) throws(DisplayFailure) {
+    public func displayEventsHandled(now: MonotonicInstant) throws(DisplayFailure) {
         counters.displayEventsTook(now.duration(to: waiting.now()).nanoseconds)
     }
 
-    func woke(_ wakeup: Wakeup, now: MonotonicInstant) {
+    public func woke(_ wakeup: Wakeup, now: MonotonicInstant) {
         if wakeup.hotplugReady { hotplugEvents(now: now) }
         if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
         source.tick(now: now)
         transitDue()
     }
 
-    func drawFrame(now: MonotonicInstant) -> FrameLoop.Frame {
+    public func drawFrame(now: MonotonicInstant) -> FrameLoop.Frame {
         let d = display.driven!
         let damage = d.draw(at: now.seconds)
         if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
@@ -47,7 +48,7 @@ extension RunDaemon: FrameLoopClient {
     }
 
     /// Measures the frame and acts on a change of the truth.
-    func framePresented(drawnAt now: MonotonicInstant, end: MonotonicInstant) {
+    public func framePresented(drawnAt now: MonotonicInstant, end: MonotonicInstant) {
         guard let d = display.driven else { return }
         if snapshotRequested { writeSnapshot(d, now: now) }
         counters.frameDone(took: now.duration(to: end).nanoseconds, at: end)
@@ -58,18 +59,18 @@ extension RunDaemon: FrameLoopClient {
         }
     }
 
-    func displayFailed(_ failure: DisplayFailure, now: MonotonicInstant) { lose("\(failure)", now: now) }
+    public func displayFailed(_ failure: DisplayFailure, now: MonotonicInstant) { lose("\(failure)", now: now) }
 
-    func turnDone(now: MonotonicInstant) {
+    public func turnDone(now: MonotonicInstant) {
         presentation.observe(display.driven?.display, now: waiting.now(), counters: counters)
         metricsDue(now: now)
     }
 
-    func retryDisplay(now: MonotonicInstant) {
+    public func retryDisplay(now: MonotonicInstant) {
         if display.isDisconnected { reconnect(now: now) } else { tryDisplay(now: now) }
     }
 
-    func turnEnded(now: MonotonicInstant) {
+    public func turnEnded(now: MonotonicInstant) {
         blankingDue(now: now)
         if let due = brightness.nextLook, now >= due {
             brightness.look(now: now, minuteOfDay: environment.localMinuteOfDay(environment.wallClock()), dark: blanking.blanked, log: log)

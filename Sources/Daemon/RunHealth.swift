@@ -1,5 +1,6 @@
 import Config
 import Location
+import Loop
 import Outputs
 import Positioning
 import Syscall

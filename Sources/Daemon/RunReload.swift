@@ -1,6 +1,7 @@
 import Config
 import GPSD
 import Location
+import Loop
 import Outputs
 import Positioning
 import Scene

@@ -14,7 +14,7 @@ extension RunDaemon {
     /// The set to block before any thread starts, and to give `SignalDescriptor`.
     public static let handledSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1]
 
-    func handle(signal: Int32, now: MonotonicInstant) {
+    public func handle(signal: Int32, now: MonotonicInstant) {
         switch signal {
         case SIGTERM, SIGINT:
             log.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")

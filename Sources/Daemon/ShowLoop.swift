@@ -3,6 +3,7 @@ import Config
 import DisplayCore
 import Geo
 import LocationDot
+import Loop
 import Outputs
 import PNG
 import Positioning

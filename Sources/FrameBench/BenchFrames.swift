@@ -59,13 +59,20 @@ public final class BenchFrames {
     /// The two "scan-out" buffers, written alternately like a flipping KMS output.
     public var targets: [OwnedPixelBuffer] { scanout.buffers }
 
-    /// One frame. Returns the pixels redrawn in the canvas and the pixels copied into the
-    /// scan-out buffer (none while the frame goes to the planes alone).
+    /// One frame drawn and copied out. Returns the pixels redrawn in the canvas and the pixels
+    /// copied into the scan-out buffer (none while the frame goes to the planes alone).
     @inline(never)
     public func step(_ n: Int) -> (touched: Int, copied: Int) {
-        if options.scene == .copy {
-            return (0, renderer.copyOut(renderer.bounds, to: scanout.shown(n), rotation: options.rotation).area)
-        }
+        let drawn = draw(n)
+        if frameStep.onPlanes { return (0, 0) }
+        return (drawn.touched, scanout.present(drawn.changed, frame: n, from: renderer))
+    }
+
+    /// Frame `n` drawn into the canvas, as the frame loop asks for it: what changed (empty while
+    /// the frame goes to the planes alone; the whole canvas for the copy scene, which draws
+    /// nothing) and the pixels redrawn.
+    public func draw(_ n: Int) -> (changed: Rect, touched: Int) {
+        if options.scene == .copy { return (renderer.bounds, 0) }
         let f = scene.frame(n)
         if let route {
             let r = route.step(n, map: map.buffer), o = renderer.backgroundOrigin
@@ -73,8 +80,7 @@ public final class BenchFrames {
         }
         let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
         let changed = frameStep.draw(appearance, centerX: f.x, centerY: f.y, offset: ViewOffset(x: f.originX, y: f.originY))
-        if frameStep.onPlanes { return (0, 0) }
-        return (changed.area, scanout.present(changed, frame: n, from: renderer))
+        return (changed, frameStep.onPlanes ? 0 : changed.area)
     }
 
     /// The hash of frame `n`'s scan-out buffer.

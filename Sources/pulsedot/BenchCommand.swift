@@ -104,7 +104,7 @@ func benchCommand(_ args: Arguments) -> Int32 {
         }
         if args.has("no-hash"), args.has("verify") { return fail("bench: --verify compares hashes; it cannot run with --no-hash") }
         let run = try BenchRun(o, verify: args.has("verify"), drive: driveTiles, hashing: !args.has("no-hash"), countFrom: countFrom)
-        run.run()
+        try run.run()
         var out = BenchWriter()
         let report = BenchReport(run)
         if args.has("json") { report.writeJSON(to: &out) } else { report.writeText(to: &out) }

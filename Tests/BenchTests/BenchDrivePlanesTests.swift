@@ -29,7 +29,7 @@ final class BenchDrivePlanesTests: XCTestCase {
                 software.prepare(n)
                 _ = software.step(n)
                 planes.drive?.prepare(n)
-                let r = planes.step(n)
+                let r = try planes.nextFrame()
                 XCTAssertEqual(r.touched, 0, "\(format) frame \(n): the canvas untouched")
                 if r.copied > 0 { redraws += 1 }
                 let place = try XCTUnwrap(planes.planes?.spritePlace, "\(format) frame \(n)")

@@ -31,7 +31,7 @@ final class BenchPlanesTests: XCTestCase {
             let composed = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
             for n in 0..<40 {
                 _ = software.step(n)
-                let r = planes.step(n)
+                let r = try planes.nextFrame()
                 if scene == .moving && n > 1 { XCTAssertEqual(r.copied, 0, "frame \(n): the map stood still") }
                 let place = try XCTUnwrap(planes.planes?.spritePlace, "frame \(n)")
                 // Pan: the map is the window of a map picture, drawn anew only at a re-centre.

@@ -14,10 +14,10 @@ final class BenchRouteTests: XCTestCase {
             var o = BenchOptions()
             (o.width, o.height, o.frames, o.format) = (320, 240, 150, format)
             let plain = try BenchRun(o)
-            plain.run()
+            try plain.run()
             o.route = true
             let routed = try BenchRun(o, verify: true)
-            routed.run()
+            try routed.run()
             XCTAssertEqual(routed.mismatches, 0, "\(format): frame \(routed.firstMismatch ?? -1) differs from the reference")
             XCTAssertEqual(zip(plain.hashes, routed.hashes).filter { $0 == $1 }.count, 0, "\(format): frames without the route")
         }

@@ -4,6 +4,7 @@ import DisplayDoubles
 import GPSD
 import Geo
 import Location
+import Loop
 import Positioning
 import Raster
 import Syscall

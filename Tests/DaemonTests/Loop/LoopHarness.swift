@@ -3,6 +3,7 @@ import Config
 @testable import Daemon
 import DisplayCore
 import Glibc
+import Loop
 import Outputs
 import Positioning
 import Syscall

@@ -1,55 +1,61 @@
-@testable import Daemon
 import Syscall
 
 /// The loop's waiting on virtual time, the way swift-nio's EmbeddedEventLoop advances time: a
 /// wait jumps the clock to the earliest of the next frame tick, the loop's deadline and the next
-/// scripted action, runs the actions that are due, and reports what woke the loop. Nothing sleeps.
-final class VirtualWaiting: LoopWaiting {
-    private(set) var current = MonotonicInstant(nanoseconds: 1_000_000_000_000)
-    let start: MonotonicInstant
+/// scripted action, runs the actions that are due, and reports what woke the loop. Nothing sleeps:
+/// the loop tests script a day in seconds, and `pulsedot bench` counts a frame's instructions and
+/// nothing of the wait.
+public final class VirtualWaiting: LoopWaiting {
+    public private(set) var current = MonotonicInstant(nanoseconds: 1_000_000_000_000)
+    public let start: MonotonicInstant
     private var period: Int64 = 0
     private var nextTick: MonotonicInstant?
     /// Ticks stop (a frozen timer or frame path) while false.
-    var ticking = true
+    public var ticking = true
     private var script: [(at: MonotonicInstant, action: () -> Void)] = []
+    private var signals: [(at: MonotonicInstant, signal: Int32)] = []
     private var pendingSignals: [Int32] = []
     private var displayReadyAt: [MonotonicInstant] = []
     /// The loop is stopped with SIGTERM when virtual time reaches this, so no test runs forever.
-    var limit: Double = 600
-    private(set) var waits = 0
-    private(set) var closed = false
+    public var limit: Double = 600
+    public private(set) var waits = 0
+    public private(set) var closed = false
     /// Called as each wait begins, at the time the loop's last iteration ran.
-    var onWait: (() -> Void)?
+    public var onWait: (() -> Void)?
 
-    init() { start = current }
+    public init() { start = current }
 
     /// Seconds of virtual time since the test began.
-    var elapsed: Double { start.duration(to: current).seconds }
+    public var elapsed: Double { start.duration(to: current).seconds }
 
-    func instant(_ seconds: Double) -> MonotonicInstant { start.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
+    public func instant(_ seconds: Double) -> MonotonicInstant { start.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
 
     /// Runs `action` when virtual time reaches `seconds`.
-    func at(_ seconds: Double, _ action: @escaping () -> Void) {
+    public func at(_ seconds: Double, _ action: @escaping () -> Void) {
         script.append((instant(seconds), action))
         script.sort { $0.at < $1.at }
     }
 
-    func signal(_ signal: Int32, at seconds: Double) { at(seconds) { [unowned self] in pendingSignals.append(signal) } }
+    /// Delivers `signal` when virtual time reaches `seconds`.
+    public func signal(_ signal: Int32, at seconds: Double) {
+        signals.append((instant(seconds), signal))
+        signals.sort { $0.at < $1.at }
+    }
 
-    func now() -> MonotonicInstant { current }
+    public func now() -> MonotonicInstant { current }
 
     /// Moves the clock on by `seconds` from inside the loop (time a frame's work takes).
-    func spend(_ seconds: Double) { current = current.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
+    public func spend(_ seconds: Double) { current = current.advanced(by: .nanoseconds(Int64((seconds * 1e9).rounded()))) }
 
-    func setFrameRate(_ fps: Double) throws(SyscallError) {
+    public func setFrameRate(_ fps: Double) throws(SyscallError) {
         period = Int64((1e9 / fps).rounded())
         nextTick = current.advanced(by: .nanoseconds(period))
     }
 
     /// Uevents are waiting (a scripted action sets it; the wait that reports them clears it).
-    var hotplugPending = false
+    public var hotplugPending = false
 
-    func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
+    public func wait(frames: Bool, display: Int32?, source: Int32, sourceEvents: Int16, hotplug: Int32?,
               deadline: MonotonicInstant?) throws(SyscallError) -> Wakeup {
         waits += 1
         onWait?()
@@ -58,10 +64,15 @@ final class VirtualWaiting: LoopWaiting {
             if frames, ticking, let nextTick { target = min(target, nextTick) }
             if let deadline { target = min(target, max(deadline, current)) }
             if let first = script.first { target = min(target, max(first.at, current)) }
+            if let first = signals.first { target = min(target, max(first.at, current)) }
             current = max(current, target)
             while let first = script.first, first.at <= current {
                 script.removeFirst()
                 first.action()
+            }
+            while let first = signals.first, first.at <= current {
+                signals.removeFirst()
+                pendingSignals.append(first.signal)
             }
             if current >= instant(limit) { pendingSignals.append(15) }
         }
@@ -82,5 +93,5 @@ final class VirtualWaiting: LoopWaiting {
         return wakeup
     }
 
-    func close() { closed = true }
+    public func close() { closed = true }
 }

@@ -2,12 +2,12 @@ import DisplayCore
 import Raster
 import Syscall
 
-/// What `run` and `show` plug into the one frame loop: the display frames go to and whether
+/// What `run`, `show` and `bench` plug into the one frame loop: the display frames go to and whether
 /// they are drawn now, what else the loop waits for (the position source, hot-plug uevents,
 /// deadlines), the signals, the frame drawn, what follows a presented frame, and the display
 /// lost and looked for again. `show` plugs in a fixed dot and its clock; `run` fixes, reloads,
 /// blanking, metrics and systemd.
-protocol FrameLoopClient: AnyObject {
+public protocol FrameLoopClient: AnyObject {
     /// False once the loop is to end (a termination signal, `--frames`, a failure).
     var running: Bool { get }
     /// The display whose events are read; nil: none held.
@@ -41,22 +41,27 @@ protocol FrameLoopClient: AnyObject {
     func turnEnded(now: MonotonicInstant)
 }
 
-/// The one frame loop of `run` and `show`: one wait over the frame timer, the display's events,
+/// The one frame loop of `run`, `show` and `bench`: one wait over the frame timer, the display's events,
 /// the source, hot-plug, signals and deadlines, then the display's events handled, the frame
 /// drawn and presented, a failed display let go and looked for again at its retry time.
-final class FrameLoop {
+public final class FrameLoop {
     /// A drawn frame: what changed in the canvas, and what the frame record says of it.
-    struct Frame {
-        var damage: Rect
-        var stamp: FrameStamp
+    public struct Frame {
+        public var damage: Rect
+        public var stamp: FrameStamp
+
+        public init(damage: Rect, stamp: FrameStamp) {
+            self.damage = damage
+            self.stamp = stamp
+        }
     }
 
-    let waiting: any LoopWaiting
+    public let waiting: any LoopWaiting
 
-    init(waiting: any LoopWaiting) { self.waiting = waiting }
+    public init(waiting: any LoopWaiting) { self.waiting = waiting }
 
     /// Turns until the client stops running; throws when waiting itself fails (poll, signals, timer).
-    func run(_ client: some FrameLoopClient) throws(SyscallError) {
+    public func run(_ client: some FrameLoopClient) throws(SyscallError) {
         while client.running {
             let held = client.loopDisplay
             let wakeup = try waiting.wait(frames: held != nil && client.drawsFrames, display: held?.pollDescriptor,

@@ -1,5 +1,6 @@
-@testable import Daemon
 import DisplayCore
+import DisplayDoubles
+import Loop
 import Raster
 import Syscall
 import XCTest
@@ -10,8 +11,8 @@ final class FrameLoopTests: XCTestCase {
     final class Client: FrameLoopClient {
         let waiting: VirtualWaiting
         private(set) var running = true
-        private(set) var shown: MemoryDisplay?
-        private(set) var opened: [(t: Double, display: MemoryDisplay)] = []
+        private(set) var shown: RecordingDisplay?
+        private(set) var opened: [(t: Double, display: RecordingDisplay)] = []
         private(set) var failures: [(t: Double, reason: String)] = []
         private(set) var presented: [Double] = []
         private(set) var turns = 0
@@ -52,7 +53,7 @@ final class FrameLoopTests: XCTestCase {
 
         func retryDisplay(now: MonotonicInstant) {
             displayRetryAt = nil
-            let display = MemoryDisplay()
+            let display = RecordingDisplay()
             display.start()
             display.failNextPresent = nextFailure
             nextFailure = nil
