@@ -11,8 +11,8 @@ import Tiles
 /// `bench --scene drive`: the dot driving through a city-size tiled map with `follow = center`,
 /// drawn by the daemon's `FrameStep` over tiles — the view moved (cells filled from the pool,
 /// tiles around it asked for), tiles that arrived put in place, the canvas scrolled and what that
-/// uncovered restored from tile slots, the dot painted — and the damage copied out to one of two
-/// scan-out buffers. Between frames (`prepare`, not counted) the tiles the next frame shows are
+/// uncovered restored from tile slots, the dot painted — and the damage presented to the bench's display (one of two
+/// scan-out buffers, `BenchDisplay`). Between frames (`prepare`, not counted) the tiles the next frame shows are
 /// decoded on the worker, so every frame finds them and the frames and their hashes do not depend
 /// on timing; inside a counted frame no tile is read or decoded.
 public final class BenchDrive {
@@ -68,9 +68,6 @@ public final class BenchDrive {
         }
     }
 
-    /// The two "scan-out" buffers, written alternately like a flipping KMS output.
-    public var targets: [OwnedPixelBuffer] { scanout.buffers }
-
     /// The dot's map position in frame `n`: a straight drive, reflected back at the map's edges.
     func dot(_ n: Int) -> MapPoint {
         let w = Double(map.columns * map.tileSet.tileSize), h = Double(map.rows * map.tileSet.tileSize)
@@ -97,17 +94,10 @@ public final class BenchDrive {
         }
     }
 
-    /// One frame, as the daemon draws it over tiles (with planes: as it pans the tiles on the
-    /// primary plane while the dot fits its own plane), copied out. Allocates nothing.
-    @inline(never)
-    public func step(_ n: Int) -> (touched: Int, copied: Int) {
-        let drawn = draw(n)
-        if frameStep.onPlanes { return (0, 0) }
-        return (drawn.touched, scanout.present(drawn.changed, frame: n, from: renderer))
-    }
-
-    /// Frame `n` drawn into the canvas, as the frame loop asks for it: what changed (empty while
-    /// the frame goes to the planes alone) and the pixels redrawn.
+    /// Frame `n` drawn into the canvas as the daemon draws it over tiles (with planes: as it pans
+    /// the tiles on the primary plane while the dot fits its own plane), as the frame loop asks
+    /// for it: what changed (empty while the frame goes to the planes alone) and the pixels
+    /// redrawn. Allocates nothing.
     public func draw(_ n: Int) -> (changed: Rect, touched: Int) {
         if let route, n % BenchRoute.framesPerFix == 0 {
             route.place(n)

@@ -56,9 +56,6 @@ public final class BenchFrames {
         }
     }
 
-    /// The two "scan-out" buffers, written alternately like a flipping KMS output.
-    public var targets: [OwnedPixelBuffer] { scanout.buffers }
-
     /// One frame drawn and copied out. Returns the pixels redrawn in the canvas and the pixels
     /// copied into the scan-out buffer (none while the frame goes to the planes alone).
     @inline(never)

@@ -19,16 +19,14 @@ final class BenchDrivePlanesTests: XCTestCase {
         for format in [PixelFormat.xrgb8888, .rgb565] {
             var o = BenchOptions()
             (o.width, o.height, o.frames, o.format) = (320, 240, 100, format)
-            let software = try BenchDrive(o, tiles: path)
+            let software = try BenchRun(o, drive: path)
             o.composition = .planes
             let planes = try BenchRun(o, drive: path)
             let composed = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
             let expected = OwnedPixelBuffer(width: 320, height: 240, format: .xrgb8888)
             var redraws = 0
             for n in 0..<100 {
-                software.prepare(n)
-                _ = software.step(n)
-                planes.drive?.prepare(n)
+                _ = try software.nextFrame()
                 let r = try planes.nextFrame()
                 XCTAssertEqual(r.touched, 0, "\(format) frame \(n): the canvas untouched")
                 if r.copied > 0 { redraws += 1 }
@@ -37,7 +35,7 @@ final class BenchDrivePlanesTests: XCTestCase {
                 XCTAssertEqual(shown.format, format)
                 for y in 0..<240 { for x in 0..<320 {
                     composed.buffer.row(y).storeBytes(of: shown.pixel(x: x, y: y), toByteOffset: x * 4, as: UInt32.self)
-                    expected.buffer.row(y).storeBytes(of: software.targets[n & 1].buffer.pixel(x: x, y: y), toByteOffset: x * 4, as: UInt32.self)
+                    expected.buffer.row(y).storeBytes(of: software.shown(n).pixel(x: x, y: y), toByteOffset: x * 4, as: UInt32.self)
                 } }
                 let picture = try XCTUnwrap(planes.planes).spritePicture
                 DotSprite.blend(PixelBuffer(base: picture.base, width: place.width, height: place.height, stride: picture.stride, format: .xrgb8888),

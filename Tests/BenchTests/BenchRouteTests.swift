@@ -30,14 +30,13 @@ final class BenchRouteTests: XCTestCase {
         try BenchCity.write(to: path, format: .png, columns: 12, rows: 10)
         var o = BenchOptions()
         (o.width, o.height, o.frames, o.route) = (320, 240, 130, true)
-        let drive = try BenchDrive(o, tiles: path)
+        let drive = try BenchRun(o, drive: path)
         let blue = SolidPaint.pixel(Color(r: 0, g: 102, b: 204)) & 0xFF_FFFF
         for n in 0..<130 {
-            drive.prepare(n)
-            _ = drive.step(n)
+            _ = try drive.nextFrame()
             // Ahead of the dot, on its way (4 px a frame at 60°), is the route not yet travelled.
             if n % 10 == 9 {
-                let frame = drive.targets[n & 1].buffer
+                let frame = drive.shown(n)
                 var found = 0
                 for ahead in [90, 100, 110] {
                     let x = 160 + Int(Double(ahead) * 0.866), y = 120 + ahead / 2
