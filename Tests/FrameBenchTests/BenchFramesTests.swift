@@ -21,7 +21,7 @@ final class BenchFramesTests: XCTestCase {
             for n in 0..<60 {
                 let r = frames.step(n)
                 XCTAssertGreaterThan(r.copied, 0, "\(scene) frame \(n): the halo animates")
-                let target = frames.targets[n & 1].buffer
+                let target = frames.scanout.shown(n)
                 var differing = 0
                 for y in 0..<240 { for x in 0..<320 where target.pixel(x: x, y: y) != canvas.pixel(x: x, y: y) { differing += 1 } }
                 XCTAssertEqual(differing, 0, "\(scene) frame \(n)")
