@@ -41,7 +41,7 @@ final class BenchPlanesTests: XCTestCase {
                 DotSprite.blend(PixelBuffer(base: picture.base, width: place.width, height: place.height, stride: picture.stride, format: .xrgb8888),
                                 over: composed.buffer, atX: place.x, y: place.y)
                 var worst = 0
-                let expected = software.targets[n & 1].buffer
+                let expected = software.scanout.shown(n)
                 for y in 0..<240 {
                     for x in 0..<320 {
                         let a = composed.buffer.row(y).load(fromByteOffset: x * 4, as: UInt32.self)
