@@ -104,7 +104,7 @@ let package = Package(
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),
         .testTarget(name: "OutputsTests", dependencies: ["Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport"]),
         // The run loop: one poll over clock, signals, display and source; show's loop waits the same way.
-        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TileMap", "Transit"]),
+        .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "TileMap", "Transit"]),
         .target(name: "Demo", dependencies: ["Compositor", "Config", "GPSD", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Tiles"]),
         .testTarget(name: "DemoTests", dependencies: ["Config", "Demo", "GPSD", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Scene", "TestSupport", "TileDecode", "Tiles"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Location", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "DisplayCore", "DisplayDoubles", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "DisplayCore", "DisplayDoubles", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "TestSupport"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

@@ -12,7 +12,7 @@ extension SettingsTable {
         case "map": return "What lies under the dot: a map image with `bounds`, a tiled map (`tiles`: an MBTiles file or a tile folder, decoded a few tiles at a time into a fixed cache), or a plain `background` around a `center` at a `zoom`."
         case "log": return "What the daemon writes to the journal."
         case "metrics": return "The Prometheus metrics file for node_exporter's textfile collector (see docs/operations.md)."
-        case "transit": return "The agency's GTFS feed: its routes, trips and stops, read into an index by `pulsedot transit import`."
+        case "transit": return "The agency's GTFS feed: its routes, trips and stops, read into an index by `pulsedot transit import`; the followed trip's line and stops on the map, and the banner with the line, the destination and the next stops (docs/transit.md)."
         case "realtime": return "The agency's GTFS-realtime feeds over HTTPS: checked here, and fetched the same way by `pulsedot realtime fetch`; the daemon does not fetch them yet (the kiosk screen that shows them is not built)."
         default: return ""
         }

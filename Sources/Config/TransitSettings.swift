@@ -17,6 +17,14 @@ public struct TransitSettings: Sendable, Equatable {
     public var routeColor = Color(r: 0x00, g: 0x66, b: 0xCC)
     /// The route line's width, points.
     public var routeWidth = 6.0
+    /// Where the banner (line, destination, next stop and the two after) is shown while a trip
+    /// is followed.
+    public var banner = BannerPlace.top
+    /// The font families the banner's text is set in, in order of preference; nil: Noto's
+    /// families for the scripts stop names come in (the shaping's own default).
+    public var fonts: [String]? = nil
+    /// The language of the names (BCP 47), for the glyph forms that differ by language; nil: none.
+    public var language: String? = nil
 
     public init() {}
 
@@ -70,6 +78,34 @@ extension SettingsTable {
                     { $1(&$0.transit.routeColor) }),
         number(section: "transit", "routeWidth", .closed(1, 30), unit: "points",
                "the width of the trip's line on the map (its white casing and the stops scale with it)", { $1(&$0.transit.routeWidth) }),
+        SettingKey(section: "transit", name: "banner", allowed: "top, bottom, none",
+                   meaning: "where the banner sits while a trip is followed: the line's badge in its colours, the destination, the next stop large and the two after it; made on a worker when the next stop changes and composited in the canvas above the map and the dot (the dot and the map leave their planes); none: no banner",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       s.transit.banner = try parseChoice(text, BannerPlace.allCases.map { ($0.rawValue, $0) })
+                   },
+                   show: { $0.transit.banner.rawValue }),
+        SettingKey(section: "transit", name: "fonts", allowed: "font families separated by commas, or default",
+                   meaning: "the banner's fonts in order of preference, found by fontconfig: each run of text is set in the first that has its characters; default: Noto Sans, Noto Sans Arabic, Hebrew, Devanagari and Thai (fonts-noto-core, recommended), Noto Sans CJK JP (fonts-noto-cjk, suggested), then DejaVu Sans (always installed)",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text == "default" { s.transit.fonts = nil; return }
+                       let families = text.split(separator: ",", omittingEmptySubsequences: false).map { trimmed(String($0)) }
+                       guard !families.isEmpty, !families.contains(where: { $0.isEmpty }) else {
+                           throw SettingProblem("an empty font family (expected families separated by commas, or default)")
+                       }
+                       s.transit.fonts = families
+                   },
+                   show: { $0.transit.fonts?.joined(separator: ", ") ?? "default" }),
+        SettingKey(section: "transit", name: "language", allowed: "a BCP 47 language tag (ja, zh-Hans, sr), or none",
+                   meaning: "the language of the feed's names, for the glyph forms that differ by language (Japanese or Chinese Han, Serbian Cyrillic); none: the fonts' own forms",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text == "none" { s.transit.language = nil; return }
+                       guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D }),
+                             text.utf8.first != 0x2D, text.utf8.last != 0x2D else {
+                           throw SettingProblem("not a language tag (expected letters, digits and hyphens, e.g. ja or zh-Hans, or none)")
+                       }
+                       s.transit.language = text
+                   },
+                   show: { $0.transit.language ?? "none" }),
     ]
 
     /// Checked now, like a replay file, so a typo fails at check-config rather than at the import;

@@ -38,6 +38,8 @@ extension RunDaemon {
                 if transit.isCurrent(g) { log.error("transit: \(text); the dot is drawn without it") }
             case .loaded(let g, let loaded):
                 if transit.isCurrent(g) { transitLoaded(loaded) }
+            case .banner(let outcome):
+                transitBannerMade(outcome)
             }
         }
         transit.messages.removeAll(keepingCapacity: true)
@@ -91,8 +93,10 @@ extension RunDaemon {
 
     /// The trip's line on the drawn view's map: projected for it when it does not show it yet (a
     /// new trip, a new view), else moved to the last fix's progress — the map repainted only
-    /// where that changed. Without a trip, no line. Not called per frame.
+    /// where that changed; the banner asked for what it shows now. Without a trip, no line and no
+    /// banner. Not called per frame.
     func transitRouteShown() {
+        transitBannerShown()
         guard let d = display.driven else { return }
         guard let trip = transit.loaded?.trip else {
             if d.view.route != nil { d.view.showRoute(nil) }

@@ -1,5 +1,6 @@
 import Config
 import DisplayCore
+import Raster
 import Transit
 
 /// The loop's side of transit: what was asked of the worker, what came back, and where the
@@ -24,6 +25,14 @@ final class TransitFollower {
     private(set) var offsetAtChange: Double?
     /// The trip's line and stops on the drawn view's map, projected for it.
     var route: TransitRoute?
+    /// The banner asked of the worker last (nil: none shown), its painter, and the next serial.
+    var bannerAsked: BannerRequest?
+    /// The banner made for `bannerAsked`; nil while it is on its way or could not be made.
+    var bannerMade: Overlay?
+    let bannerPainter = BannerPainter()
+    var bannerSerial = 0
+    /// A banner that could not be made is said once until one is made again.
+    var bannerFailed = false
 
     /// The request `settings` make; nil when there is no feed.
     static func request(for settings: TransitSettings) -> TransitRequest? {

@@ -35,6 +35,7 @@ enum TransitMessage: Sendable {
     case progress(generation: Int, String)
     case loaded(generation: Int, TransitLoaded)
     case failed(generation: Int, String)
+    case banner(BannerOutcome)
 }
 
 /// Messages from the transit job to the loop. The loop looks every iteration with one atomic

@@ -35,6 +35,8 @@ public final class SceneView {
     /// holds a plane of its own (`creditInCanvas` false).
     public let credit: PictureLayer?
     private var creditInCanvas = true
+    /// The transit banner, a picture fixed along the top or bottom edge, in the canvas.
+    public private(set) var banner: PictureLayer?
     /// The display's planes for the layers above the map, the dot's plane, and the decision seen.
     private var layerPlanes: (any PicturePlanes)?
     private var dotPlane: SpritePlane?
@@ -223,6 +225,37 @@ public final class SceneView {
         out.buffer.copy(out.buffer.bounds, from: canvas)
         for picture in above { picture.draw(into: out.buffer, clip: out.buffer.bounds) }
         return (out, "composed in software")
+    }
+
+    /// Shows `picture` as the banner along the bottom edge (else the top) from the next frame,
+    /// instead of the one before; nil takes it away. The banner is composited in the canvas
+    /// under the credit (which must stay readable) and above the map and the dot, so the dot
+    /// leaves its plane (it may pass under the banner) and the map stops panning on the primary
+    /// plane. Off the frame path.
+    public func showBanner(_ picture: Overlay?, atBottom: Bool) {
+        guard let picture else {
+            if let banner { renderer.remove(banner) }
+            banner = nil
+            renderer.invalidate()
+            return
+        }
+        picture.x = 0
+        picture.y = atBottom ? renderer.height - picture.height : 0
+        if let banner {
+            banner.replace(with: picture)
+            return
+        }
+        let layer = PictureLayer(picture)
+        if let credit, creditInCanvas { renderer.remove(credit) }
+        renderer.add(layer, on: .screen)
+        if let credit, creditInCanvas { renderer.add(credit, on: .screen) }
+        banner = layer
+        stopPanning()
+        if let planeDot {
+            planeDot.plane.hideSprite()
+            self.planeDot = nil
+        }
+        renderer.invalidate()
     }
 
     /// Stops panning on the display's plane (this view is being replaced): the canvas from the

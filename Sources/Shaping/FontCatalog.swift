@@ -48,10 +48,11 @@ public final class CatalogFont {
 /// (fonts-noto-cjk is only a suggestion of the package), so text in their script shows as the
 /// first font's missing-glyph boxes instead of failing.
 public final class FontCatalog {
-    /// Noto's families for the scripts stop names come in; Noto Sans covers Latin, Greek and
-    /// Cyrillic with every diacritic.
+    /// Noto's families for the scripts stop names come in (Noto Sans covers Latin, Greek and
+    /// Cyrillic with every diacritic), then DejaVu Sans, which the package always brings: the
+    /// banner is still readable where Noto is not installed.
     public static let defaultFamilies = ["Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Devanagari",
-                                         "Noto Sans Thai", "Noto Sans CJK JP"]
+                                         "Noto Sans Thai", "Noto Sans CJK JP", "DejaVu Sans"]
 
     public let fonts: [CatalogFont]
     public let missing: [String]

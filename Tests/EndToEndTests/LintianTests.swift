@@ -55,7 +55,7 @@ final class LintianTests: XCTestCase {
     }
 
     /// The static packages: one program carrying glibc, libdrm, libpng, zlib, SQLite, TurboJPEG,
-    /// FreeType, brotli and OpenSSL, which lintian accepts only with the overrides' reasons, the licences
+    /// FreeType, brotli, OpenSSL, HarfBuzz, FriBiDi, fontconfig and expat, which lintian accepts only with the overrides' reasons, the licences
     /// in the copyright file and their sources in Static-Built-Using.
     func testStaticPackagesPassLintianAndNameWhatTheyCarry() throws {
         let dir = try PackagingFixture.scratch("lintian-static", for: self)
@@ -102,7 +102,8 @@ final class LintianTests: XCTestCase {
     private static let copyrightFiles = [
         "glibc": "glibc/*", "gcc-12-cross": "libgcc/*", "gcc-12": "libgcc/*", "libjpeg-turbo": "libjpeg-turbo/*",
         "freetype": "freetype/*", "libpng1.6": "libpng/*", "zlib": "zlib/*", "sqlite3": "sqlite3/*",
-        "libdrm": "libdrm/*", "brotli": "brotli/*", "openssl": "openssl/*",
+        "libdrm": "libdrm/*", "brotli": "brotli/*", "openssl": "openssl/*", "harfbuzz": "harfbuzz/*", "fribidi": "fribidi/*",
+        "fontconfig": "fontconfig/*", "expat": "expat/*",
     ]
 
     /// "source (= version)" of every library deploy/embedded/build-embedded links for `arch`, read from its
@@ -114,6 +115,13 @@ final class LintianTests: XCTestCase {
             throw TestFailure("deploy/embedded/build-embedded has no link line with -ldrm")
         }
         var names = link.split(separator: " ").filter { $0.hasPrefix("-l") }.map { "lib" + $0.dropFirst(2) + ".a" }
+        // The shaping libraries are named once, in their own array, beside the HarfBuzz built there.
+        if let shaping = script.split(separator: "\n").first(where: { $0.hasPrefix("shaping_libs=(") }) {
+            names += shaping.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "()")) }
+                .filter { $0.hasPrefix("-l") }.map { "lib" + $0.dropFirst(2) + ".a" }
+        } else {
+            XCTFail("deploy/embedded/build-embedded has no shaping_libs line")
+        }
         names.append("libc.a")
         XCTAssertGreaterThanOrEqual(names.count, 9, "the link line: \(link)")
         let multiarch = arch == .arm64 ? "aarch64-linux-gnu" : "arm-linux-gnueabihf"
@@ -130,6 +138,10 @@ final class LintianTests: XCTestCase {
             XCTAssertEqual(source.status, 0, source.stderr)
             sources.insert(source.stdout)
         }
+        // HarfBuzz is compiled there from Debian's source package of the installed libharfbuzz-dev.
+        let harfbuzz = try runProgram("/usr/bin/dpkg-query", ["-W", "-f=${source:Package} (= ${source:Version})", "libharfbuzz-dev"])
+        XCTAssertEqual(harfbuzz.status, 0, harfbuzz.stderr)
+        sources.insert(harfbuzz.stdout)
         return sources.sorted()
     }
 }

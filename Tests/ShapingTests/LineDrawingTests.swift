@@ -81,7 +81,8 @@ final class LineDrawingTests: XCTestCase {
         let catalog = try self.catalog
         XCTAssertEqual(catalog.fonts.map(\.family), FontCatalog.defaultFamilies)
         XCTAssertEqual(catalog.missing, [])
-        let cjk = try XCTUnwrap(catalog.fonts.last)
+        let cjk = try XCTUnwrap(catalog.fonts.first { $0.family == "Noto Sans CJK JP" })
+        XCTAssertTrue(catalog.fonts.last?.path.hasSuffix("DejaVuSans.ttf") ?? false, "DejaVu Sans, the package's own, last")
         XCTAssertTrue(cjk.path.hasSuffix("NotoSansCJK-Regular.ttc"), cjk.path)
         let set = try FontSet(catalog: catalog, pixelHeight: 40)
         _ = try set.overlay("新宿駅西口バスターミナル 北京西站", color: .white, language: "ja")

@@ -44,7 +44,7 @@ final class TransitLoopTests: XCTestCase {
         return feed
     }
 
-    func config(feed: String, dir: String, trip: String = "T1") -> String {
+    static func config(feed: String, dir: String, trip: String = "T1") -> String {
         RunLoopTests.base + "[metrics]\ntextfile = \(dir)/pulsedot.prom\nevery = 1\n"
             + "[transit]\ngtfs = \(feed)\ntrip = \(trip)\ncache = \(dir)/cache\n"
     }
@@ -61,7 +61,7 @@ final class TransitLoopTests: XCTestCase {
     func testArrivalsInOrderAndTheGaugesInTheMetricsFile() throws {
         let dir = try TestEnvironment.temporaryDirectory("transit-loop").path
         let feed = try Self.writeFeed(in: dir, lastDay: "20271231")
-        let h = try LoopHarness(config: config(feed: feed, dir: dir))
+        let h = try LoopHarness(config: Self.config(feed: feed, dir: dir))
         var t = 1.0, fixes = 0
         func fix(x: Double = 0, _ y: Double) {
             let p = Self.at(x: x, y)
@@ -148,7 +148,7 @@ final class TransitLoopTests: XCTestCase {
     func testAnEndedServicePeriodIsSaidOnceAndAnUnreadableFeedOnceWhileTheDotIsDrawn() throws {
         let dir = try TestEnvironment.temporaryDirectory("transit-ended").path
         let feed = try Self.writeFeed(in: dir, lastDay: "20261231")
-        let h = try LoopHarness(config: config(feed: feed, dir: dir))
+        let h = try LoopHarness(config: Self.config(feed: feed, dir: dir))
         for s in stride(from: 1.0, through: 4, by: 0.5) {
             h.waiting.at(s) { h.source.deliver(latitude: Self.at(0).lat, longitude: Self.at(0).lon, at: h.waiting.now()) }
         }
@@ -156,7 +156,7 @@ final class TransitLoopTests: XCTestCase {
         h.waiting.at(4.2) {
             try? FileManager.default.removeItem(atPath: feed + "/stops.txt")
             try? Data("x".utf8).write(to: URL(fileURLWithPath: feed + "/agency.txt"))
-            h.configText = self.config(feed: feed, dir: dir, trip: "T1@08:00:00")
+            h.configText = Self.config(feed: feed, dir: dir, trip: "T1@08:00:00")
         }
         h.waiting.signal(SIGHUP, at: 4.2)
         h.waiting.signal(SIGTERM, at: 7.05)
