@@ -1,8 +1,10 @@
+import Compositor
 import Config
-import Loop
+import Outputs
 import Raster
 import Scene
 import Shaping
+import Systemd
 import Transit
 
 /// The transit banner in the loop: asked of the transit worker when what it shows changes (the

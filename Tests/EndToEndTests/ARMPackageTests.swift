@@ -43,11 +43,13 @@ final class ARMPackageTests: XCTestCase {
             XCTAssertTrue(header.stdout.contains(arch == .arm64 ? "AArch64" : "Machine:                           ARM"), header.stdout)
             XCTAssertFalse(header.stdout.contains("INTERP"), "\(arch): a dynamically linked program")
             XCTAssertFalse(header.stdout.contains(".symtab"), "\(arch): not stripped")
-            // The budget over the measured 6.85 MB (armhf) and 9.22 MB (arm64) catches the duplicated
-            // code of every Embedded module coming back (about 6 MB more without a section per
-            // function). OpenSSL's libcrypto is 3.0 MB and 4.2 MB of them: its default provider
-            // reaches every algorithm through dispatch tables, which --gc-sections cannot drop.
-            let budget = arch == .armhf ? 7_500_000 : 10_000_000
+            // The budget over the measured 7.66 MB (armhf; arm64 9.22 MB before the transit banner,
+            // which added 0.99 MB there when measured linked in) catches the duplicated code of every
+            // Embedded module coming back (about 6 MB more without a section per function).
+            // OpenSSL's libcrypto is 3.0 MB and 4.2 MB of them: its default provider reaches every
+            // algorithm through dispatch tables, which --gc-sections cannot drop. The banner's
+            // HarfBuzz, fontconfig, expat and FriBiDi are 0.81 MB of armhf's (docs/embedded.md).
+            let budget = arch == .armhf ? 8_500_000 : 11_000_000
             let size = try FileManager.default.attributesOfItem(atPath: program)[.size] as? Int ?? 0
             XCTAssertLessThanOrEqual(size, budget, "\(arch): the stripped program has grown to \(size) bytes")
             if arch == .armhf {
