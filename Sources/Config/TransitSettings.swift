@@ -25,6 +25,8 @@ public struct TransitSettings: Sendable, Equatable {
     public var fonts: [String]? = nil
     /// The language of the names (BCP 47), for the glyph forms that differ by language; nil: none.
     public var language: String? = nil
+    /// Run by /bin/sh whenever the next stop changes, the stop in its environment; nil: none.
+    public var nextStopCommand: String? = nil
 
     public init() {}
 
@@ -106,6 +108,13 @@ extension SettingsTable {
                        s.transit.language = text
                    },
                    show: { $0.transit.language ?? "none" }),
+        SettingKey(section: "transit", name: "nextStopCommand", allowed: "a command line for /bin/sh, or none",
+                   meaning: "run without waiting whenever the next stop changes (an announcement system's hook), with PULSEDOT_TRIP_ID, PULSEDOT_ROUTE, PULSEDOT_NEXT_STOP_ID, PULSEDOT_NEXT_STOP_NAME and PULSEDOT_NEXT_STOP_SEQUENCE in its environment (empty past the last stop); a failure is said once",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text.isEmpty { throw SettingProblem("empty command (expected a command line, or none)") }
+                       s.transit.nextStopCommand = text == "none" ? nil : text
+                   },
+                   show: { $0.transit.nextStopCommand ?? "none" }),
     ]
 
     /// Checked now, like a replay file, so a typo fails at check-config rather than at the import;

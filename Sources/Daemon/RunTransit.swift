@@ -28,6 +28,7 @@ extension RunDaemon {
 
     /// Takes what the worker posted; one atomic load when nothing was.
     func transitDue() {
+        transitReapCommands()
         guard transit.handover.hasMessages else { return }
         transit.handover.take(into: &transit.messages)
         for message in transit.messages {
@@ -47,6 +48,7 @@ extension RunDaemon {
 
     private func transitLoaded(_ loaded: TransitLoaded) {
         transit.take(loaded, settings: settings.transit)
+        transit.announced = nil
         let wall = environment.wallClock()
         let agency = loaded.info.agencies.first.map { "\($0.name), " } ?? ""
         let service = loaded.info.service.map { $0.summary(at: Int64(wall.rounded(.down)), in: loaded.zone) } ?? "no service days in the feed"
@@ -97,6 +99,7 @@ extension RunDaemon {
     /// banner. Not called per frame.
     func transitRouteShown() {
         transitBannerShown()
+        transitNextStopCommand()
         guard let d = display.driven else { return }
         guard let trip = transit.loaded?.trip else {
             if d.view.route != nil { d.view.showRoute(nil) }

@@ -1,6 +1,7 @@
 import Config
 import DisplayCore
 import Raster
+import Syscall
 import Transit
 
 /// The loop's side of transit: what was asked of the worker, what came back, and where the
@@ -33,6 +34,11 @@ final class TransitFollower {
     var bannerSerial = 0
     /// A banner that could not be made is said once until one is made again.
     var bannerFailed = false
+    /// `nextStopCommand`s started and not reaped yet; a failure is said once until one succeeds.
+    var commands: [ShellCommand] = []
+    var commandFailed = false
+    /// The next stop the command was last run for (its index; -1: past the last stop).
+    var announced: Int?
 
     /// The request `settings` make; nil when there is no feed.
     static func request(for settings: TransitSettings) -> TransitRequest? {

@@ -8,8 +8,9 @@ public struct ShellCommand: Sendable {
     public let commandLine: String
     public let pid: pid_t
 
-    /// Starts `/bin/sh -c commandLine`; throws naming the command when it cannot be started.
-    public static func start(_ commandLine: String) throws(SyscallError) -> ShellCommand {
+    /// Starts `/bin/sh -c commandLine` with the daemon's environment, `variables` set in it
+    /// (replacing any of the same name); throws naming the command when it cannot be started.
+    public static func start(_ commandLine: String, variables: [(name: String, value: String)] = []) throws(SyscallError) -> ShellCommand {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -23,7 +24,23 @@ public struct ShellCommand: Sendable {
         let arguments = ["/bin/sh", "-c", commandLine]
         var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in pointers { free(p) } }
-        let status = posix_spawn(&pid, "/bin/sh", nil, &attributes, &pointers, environ)
+        var status: Int32
+        if variables.isEmpty {
+            status = posix_spawn(&pid, "/bin/sh", nil, &attributes, &pointers, environ)
+        } else {
+            var entries: [UnsafeMutablePointer<CChar>?] = []
+            var e = environ
+            while let entry = e.pointee {
+                let text = String(cString: entry)
+                let name = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+                if !variables.contains(where: { $0.name == name }) { entries.append(strdup(entry)) }
+                e += 1
+            }
+            for v in variables { entries.append(strdup(v.name + "=" + v.value)) }
+            entries.append(nil)
+            defer { for p in entries { free(p) } }
+            status = posix_spawn(&pid, "/bin/sh", nil, &attributes, &pointers, &entries)
+        }
         guard status == 0 else { throw SyscallError(call: "posix_spawn /bin/sh -c", object: commandLine, errno: status) }
         return ShellCommand(commandLine: commandLine, pid: pid)
     }
