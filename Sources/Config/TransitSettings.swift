@@ -8,6 +8,9 @@ public struct TransitSettings: Sendable, Equatable {
     public var gtfs: String? = nil
     /// The trip (one run of it, for a frequencies.txt trip); nil: none followed.
     public var trip: TripChoice? = nil
+    /// A file the onboard computer writes naming the trip (`TRIP_ID[@HH:MM:SS]`), followed as it
+    /// changes; it takes the place of `trip` while it names one. nil: none.
+    public var tripFile: String? = nil
     /// Farther than this from the trip's line is off route.
     public var offRouteMeters = 50.0
     /// Where indexes of feeds are kept, named by the feed's hash; nil: the service's cache or
@@ -65,6 +68,14 @@ extension SettingsTable {
                        }
                    },
                    show: { $0.transit.trip?.description ?? "none" }),
+        SettingKey(section: "transit", name: "tripFile", allowed: "file path, or none",
+                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID` or `TRIP_ID@HH:MM:SS`; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
+                   parse: { text, s, origin throws(SettingProblem) in
+                       if text == "none" { s.transit.tripFile = nil; return }
+                       guard !text.isEmpty else { throw SettingProblem("empty path (expected a file, or none)") }
+                       s.transit.tripFile = resolvePath(text, origin: origin)
+                   },
+                   show: { $0.transit.tripFile ?? "none" }),
         number(section: "transit", "offRouteMeters", .closed(5, 1000), unit: "metres",
                "farther than this from the trip's line is off route (said once, and again when back)", { $1(&$0.transit.offRouteMeters) }),
         SettingKey(section: "transit", name: "cache", allowed: "folder path, or auto",

@@ -85,6 +85,7 @@ extension RunDaemon {
             metricsFile.configure(settings.metrics, now: now)
             blankingAfterReload(now: now)
             brightness.configure(settings.display.brightness, now: now)
+            tripFileConfigured()
             transitConfigured()
         } else {
             reloads.refused += 1

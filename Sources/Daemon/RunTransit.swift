@@ -13,10 +13,11 @@ import Transit
 extension RunDaemon {
     /// Asks for the configured feed and trip when they differ from those asked before.
     func transitConfigured() {
-        guard transit.needsLoad(settings.transit) else { return }
+        let wanted = effectiveTransit
+        guard transit.needsLoad(wanted) else { return }
         defer { transitRouteShown() }
-        guard let request = transit.begin(settings.transit) else {
-            if let trip = settings.transit.trip { log.warning("transit: trip \(trip) is set but no feed ([transit] gtfs): no trip followed") }
+        guard let request = transit.begin(wanted) else {
+            if let trip = wanted.trip { log.warning("transit: trip \(trip) is set but no feed ([transit] gtfs): no trip followed") }
             return
         }
         log.info("transit: loading \(request.gtfs) (index in \(request.cacheDirectory))" + (request.trip.map { ", trip \($0)" } ?? ""))
@@ -29,6 +30,7 @@ extension RunDaemon {
     /// Takes what the worker posted; one atomic load when nothing was.
     func transitDue() {
         transitReapCommands()
+        tripFileDue()
         guard transit.handover.hasMessages else { return }
         transit.handover.take(into: &transit.messages)
         for message in transit.messages {
@@ -41,6 +43,8 @@ extension RunDaemon {
                 if transit.isCurrent(g) { transitLoaded(loaded) }
             case .banner(let outcome):
                 transitBannerMade(outcome)
+            case .tripFile(let result):
+                tripFileRead(result)
             }
         }
         transit.messages.removeAll(keepingCapacity: true)
@@ -58,8 +62,8 @@ extension RunDaemon {
             if let day = loaded.day, !day.runs {
                 log.warning("transit: trip \(trip.tripID) does not run on service day \(day.dateText) by its calendar; it is followed all the same")
             }
-        } else if settings.transit.trip == nil {
-            log.info("transit: no trip set ([transit] trip): the feed is loaded, no trip followed")
+        } else if effectiveTransit.trip == nil {
+            log.info("transit: no trip set ([transit] trip or tripFile): the feed is loaded, no trip followed")
         }
         transitPeriodCheck(wall: wall)
         // A fix that came while the trip loaded places the vehicle now, not at the next fix.

@@ -39,6 +39,10 @@ final class TransitFollower {
     var commandFailed = false
     /// The next stop the command was last run for (its index; -1: past the last stop).
     var announced: Int?
+    /// `tripFile`'s watch, the trip it named last (nil: none yet), and the problem said last.
+    var tripWatch: FileWatch?
+    var fileTrip: TripChoice?
+    var tripFileProblem: TripFileProblem?
 
     /// The request `settings` make; nil when there is no feed.
     static func request(for settings: TransitSettings) -> TransitRequest? {

@@ -36,6 +36,8 @@ enum TransitMessage: Sendable {
     case loaded(generation: Int, TransitLoaded)
     case failed(generation: Int, String)
     case banner(BannerOutcome)
+    /// What the trip file named when it was last read.
+    case tripFile(Result<TripChoice, TripFileProblem>)
 }
 
 /// Messages from the transit job to the loop. The loop looks every iteration with one atomic
