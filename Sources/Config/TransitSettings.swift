@@ -8,8 +8,9 @@ public struct TransitSettings: Sendable, Equatable {
     public var gtfs: String? = nil
     /// The trip (one run of it, for a frequencies.txt trip); nil: none followed.
     public var trip: TripChoice? = nil
-    /// A file the onboard computer writes naming the trip (`TRIP_ID[@HH:MM:SS]`), followed as it
-    /// changes; it takes the place of `trip` while it names one. nil: none.
+    /// A file the onboard computer writes naming the trip (`TRIP_ID[@HH:MM:SS]`) or the block
+    /// (`block BLOCK_ID`), followed as it changes; it takes the place of `trip` while it names
+    /// one. nil: none.
     public var tripFile: String? = nil
     /// Farther than this from the trip's line is off route.
     public var offRouteMeters = 50.0
@@ -69,7 +70,7 @@ extension SettingsTable {
                    },
                    show: { $0.transit.trip?.description ?? "none" }),
         SettingKey(section: "transit", name: "tripFile", allowed: "file path, or none",
-                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID` or `TRIP_ID@HH:MM:SS`; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
+                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID`, `TRIP_ID@HH:MM:SS`, or `block BLOCK_ID`: that block's trips of today's service day in departure order, the next taken up at each terminus; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
                    parse: { text, s, origin throws(SettingProblem) in
                        if text == "none" { s.transit.tripFile = nil; return }
                        guard !text.isEmpty else { throw SettingProblem("empty path (expected a file, or none)") }

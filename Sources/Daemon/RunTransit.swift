@@ -13,10 +13,10 @@ import Transit
 extension RunDaemon {
     /// Asks for the configured feed and trip when they differ from those asked before.
     func transitConfigured() {
-        let wanted = effectiveTransit
-        guard transit.needsLoad(wanted) else { return }
+        let wanted = effectiveTransit, block = effectiveBlock
+        guard transit.needsLoad(wanted, block: block) else { return }
         defer { transitRouteShown() }
-        guard let request = transit.begin(wanted) else {
+        guard let request = transit.begin(wanted, block: block) else {
             if let trip = wanted.trip { log.warning("transit: trip \(trip) is set but no feed ([transit] gtfs): no trip followed") }
             return
         }
@@ -57,6 +57,9 @@ extension RunDaemon {
         let agency = loaded.info.agencies.first.map { "\($0.name), " } ?? ""
         let service = loaded.info.service.map { $0.summary(at: Int64(wall.rounded(.down)), in: loaded.zone) } ?? "no service days in the feed"
         log.info("transit: index \(loaded.indexPath) \(loaded.reused ? "reused" : "built"): \(agency)\(loaded.info.routes) routes, \(loaded.info.trips) trips; \(service)")
+        if let plan = loaded.block {
+            log.notice("transit: block \(plan.blockID): \(plan.trips.count) trips on service day \(plan.dateText); trip \(plan.index + 1) of \(plan.trips.count) is followed")
+        }
         if let trip = loaded.trip {
             log.notice("transit: trip \(trip.tripID) (route \(TransitSummary.routeName(trip.route))) to \(trip.destination), \(trip.stops.count) stops")
             if let day = loaded.day, !day.runs {
@@ -92,6 +95,14 @@ extension RunDaemon {
                                                            time: fix.receivedAt.seconds)),
               let trip = transit.loaded?.trip else { return }
         for event in update.events { log.notice("transit: " + describe(event, trip: trip, update: update)) }
+        if let plan = transit.loaded?.block, let next = plan.next,
+           update.events.contains(where: { if case .arrived(let i) = $0 { return i == trip.stops.count - 1 } else { return false } }) {
+            // The block's next trip starts where this one ended.
+            log.notice("transit: block \(plan.blockID): trip \(trip.tripID) ended; trip \(next) (\(plan.index + 2) of \(plan.trips.count)) is next")
+            transit.blockCursor = TripChoice(tripID: next)
+            transitConfigured()
+            return
+        }
         transitRouteShown()
         transitPeriodCheck(wall: environment.wallClock())
         if transit.nextStop?.sequence != before { sendStatus() }

@@ -6,11 +6,22 @@ import Transit
 /// `[transit] tripFile` in the loop: its folder watched through inotify, the file read on the
 /// transit worker when it changes, the trip it names loaded in place of `trip`.
 extension RunDaemon {
-    /// The transit settings in force: `trip` replaced by what the trip file names, if it does.
+    /// The transit settings in force: `trip` replaced by what the trip file names, if it does
+    /// (for a block: the block's trip to follow next, nil while the clock decides).
     var effectiveTransit: TransitSettings {
         var t = settings.transit
-        if t.tripFile != nil, let named = transit.fileTrip { t.trip = named }
+        guard t.tripFile != nil, let named = transit.fileTrip else { return t }
+        switch named {
+        case .trip(let choice): t.trip = choice
+        case .block: t.trip = transit.blockCursor
+        }
         return t
+    }
+
+    /// The block the trip file names; nil for none (or a trip).
+    var effectiveBlock: String? {
+        guard settings.transit.tripFile != nil, case .block(let id)? = transit.fileTrip else { return nil }
+        return id
     }
 
     /// Watches the configured trip file (a new one after a reload) and reads it now.
@@ -54,13 +65,14 @@ extension RunDaemon {
     }
 
     /// What the file named: a new trip is loaded; a problem is said once and the trip kept.
-    func tripFileRead(_ result: Result<TripChoice, TripFileProblem>) {
+    func tripFileRead(_ result: Result<TripFileChoice, TripFileProblem>) {
         switch result {
         case .success(let choice):
             transit.tripFileProblem = nil
             guard choice != transit.fileTrip else { return }
             transit.fileTrip = choice
-            log.notice("transit: tripFile \(settings.transit.tripFile ?? "") names trip \(choice)")
+            transit.blockCursor = nil
+            log.notice("transit: tripFile \(settings.transit.tripFile ?? "") names \(choice)")
             transitConfigured()
         case .failure(let problem):
             guard problem != transit.tripFileProblem else { return }

@@ -41,18 +41,20 @@ final class TransitFollower {
     var announced: Int?
     /// `tripFile`'s watch, the trip it named last (nil: none yet), and the problem said last.
     var tripWatch: FileWatch?
-    var fileTrip: TripChoice?
+    var fileTrip: TripFileChoice?
+    /// Following a block: the block's trip to load next (nil: the one the clock says).
+    var blockCursor: TripChoice?
     var tripFileProblem: TripFileProblem?
 
     /// The request `settings` make; nil when there is no feed.
-    static func request(for settings: TransitSettings) -> TransitRequest? {
+    static func request(for settings: TransitSettings, block: String? = nil) -> TransitRequest? {
         guard let gtfs = settings.gtfs else { return nil }
-        return TransitRequest(gtfs: gtfs, trip: settings.trip, cacheDirectory: settings.cacheDirectory)
+        return TransitRequest(gtfs: gtfs, trip: settings.trip, block: block, cacheDirectory: settings.cacheDirectory)
     }
 
     /// Whether `settings` ask for another load than the one under way or done.
-    func needsLoad(_ settings: TransitSettings) -> Bool {
-        let wanted = Self.request(for: settings)
+    func needsLoad(_ settings: TransitSettings, block: String? = nil) -> Bool {
+        let wanted = Self.request(for: settings, block: block)
         switch (wanted, request) {
         case (nil, nil): return false
         case (let w?, let r?): return !w.sameLoad(r)
@@ -61,7 +63,7 @@ final class TransitFollower {
     }
 
     /// Forgets the trip and starts counting a new load; returns the request with its generation.
-    func begin(_ settings: TransitSettings) -> TransitRequest? {
+    func begin(_ settings: TransitSettings, block: String? = nil) -> TransitRequest? {
         generation += 1
         loaded = nil
         progress = nil
@@ -70,7 +72,7 @@ final class TransitFollower {
         route = nil
         warnedEnded = false
         nextPeriodCheck = 0
-        request = Self.request(for: settings).map { r in
+        request = Self.request(for: settings, block: block).map { r in
             var r = r
             r.generation = generation
             return r

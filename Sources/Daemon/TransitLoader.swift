@@ -7,14 +7,17 @@ import Transit
 /// trip loaded, away from the frame loop.
 struct TransitRequest: Sendable, Equatable {
     var gtfs: String
+    /// With a block: the block's trip to follow (nil: the one the clock says).
     var trip: TripChoice?
+    /// A block whose trips of the service day are followed one after the other; nil: `trip` alone.
+    var block: String? = nil
     var cacheDirectory: String
     /// Tells a load's messages from those of one a reload replaced.
     var generation: Int = 0
 
     /// What must change for the feed or the trip to be loaded again (the generation does not).
     func sameLoad(_ other: TransitRequest) -> Bool {
-        gtfs == other.gtfs && trip == other.trip && cacheDirectory == other.cacheDirectory
+        gtfs == other.gtfs && trip == other.trip && block == other.block && cacheDirectory == other.cacheDirectory
     }
 }
 
@@ -29,6 +32,18 @@ struct TransitLoaded: Sendable {
     var trip: Trip?
     /// The trip's service day at the moment of loading; nil without a trip.
     var day: TransitIndex.TripDay?
+    /// Following a block: its trips of the service day and which one `trip` is.
+    var block: BlockPlan? = nil
+}
+
+/// A block's trips of one service day, in departure order, and the one followed.
+struct BlockPlan: Sendable, Equatable {
+    var blockID: String
+    var trips: [String]
+    var index: Int
+    var dateText: String
+    /// The trip after the one followed; nil at the block's last.
+    var next: String? { index + 1 < trips.count ? trips[index + 1] : nil }
 }
 
 enum TransitMessage: Sendable {
@@ -37,7 +52,7 @@ enum TransitMessage: Sendable {
     case failed(generation: Int, String)
     case banner(BannerOutcome)
     /// What the trip file named when it was last read.
-    case tripFile(Result<TripChoice, TripFileProblem>)
+    case tripFile(Result<TripFileChoice, TripFileProblem>)
 }
 
 /// Messages from the transit job to the loop. The loop looks every iteration with one atomic
@@ -88,6 +103,9 @@ enum TransitLoader {
         var trip: Trip?
         var day: TransitIndex.TripDay?
         let zoneName: String
+        if let blockID = request.block {
+            return try loadBlock(blockID, request, index: index, report: report, now: now)
+        }
         if let choice = request.trip {
             let t = try index.trip(choice)
             zoneName = t.timeZone
@@ -98,6 +116,27 @@ enum TransitLoader {
         let zone = try TimeZoneRules.load(zoneName)
         if let trip { day = try index.serviceDay(of: trip, at: Int64(now.rounded(.down)), in: zone) }
         return TransitLoaded(indexPath: report.path, reused: report.reused, info: info, zone: zone, trip: trip, day: day)
+    }
+
+    /// A block: its trips on today's service day in the agency's zone, and the one asked for, else
+    /// the first not yet ended by the clock.
+    private static func loadBlock(_ blockID: String, _ request: TransitRequest, index: TransitIndex, report: TransitImporter.Report,
+                                  now: Double) throws(TransitError) -> TransitLoaded {
+        let zone = try TimeZoneRules.load(report.info.agencies.first?.timezone ?? "UTC")
+        let instant = Int64(now.rounded(.down))
+        let date = zone.date(at: instant)
+        let trips = try index.blockTrips(blockID, onServiceDay: date)
+        let dateText = TransitIndex.dateText(date)
+        guard !trips.isEmpty else {
+            throw .tripChoice(text: "block \(blockID)", message: "no trip of this block_id runs on service day \(dateText)")
+        }
+        let seconds = Int(instant - zone.serviceDayOrigin(date))
+        let chosen = request.trip.flatMap { c in trips.firstIndex { $0.tripID == c.tripID } }
+            ?? TransitIndex.current(of: trips, at: seconds) ?? 0
+        let trip = try index.trip(TripChoice(tripID: trips[chosen].tripID))
+        let day = try index.serviceDay(of: trip, at: instant, in: zone)
+        return TransitLoaded(indexPath: report.path, reused: report.reused, info: report.info, zone: zone, trip: trip, day: day,
+                             block: BlockPlan(blockID: blockID, trips: trips.map { $0.tripID }, index: chosen, dateText: dateText))
     }
 }
 

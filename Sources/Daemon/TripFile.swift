@@ -5,8 +5,9 @@ import Transit
 /// worker when the file changes (a small read, never on the frame path); what it names, or why
 /// it names nothing, goes back to the loop as a message.
 enum TripFile {
-    /// What the file says: the trip of its first line that is not blank or a `#` comment.
-    static func read(_ path: String) -> Result<TripChoice, TripFileProblem> {
+    /// What the file says: the trip (or `block BLOCK_ID`) of its first line that is not blank or
+    /// a `#` comment.
+    static func read(_ path: String) -> Result<TripFileChoice, TripFileProblem> {
         let text: String
         do { text = String(decoding: try FileDescriptor.readWholeFile(path, limit: 4096), as: UTF8.self) } catch {
             return .failure(TripFileProblem(path: path, line: nil, message: error.message))
@@ -17,14 +18,33 @@ enum TripFile {
             let line = String(raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             let trimmed = String(line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).joined(separator: " "))
             if trimmed.isEmpty { continue }
+            if trimmed == "block" || trimmed.hasPrefix("block ") {
+                let id = String(trimmed.dropFirst(5).drop { $0 == " " })
+                if id.isEmpty { return .failure(TripFileProblem(path: path, line: number, message: "'block' without a block_id")) }
+                return .success(.block(id))
+            }
             do throws(TransitError) {
-                return .success(try TripChoice.parse(trimmed))
+                return .success(.trip(try TripChoice.parse(trimmed)))
             } catch {
                 if case .tripChoice(_, let message) = error { return .failure(TripFileProblem(path: path, line: number, message: message)) }
                 return .failure(TripFileProblem(path: path, line: number, message: error.description))
             }
         }
         return .failure(TripFileProblem(path: path, line: nil, message: "names no trip"))
+    }
+}
+
+/// What a trip file names: one trip, or a block (that block's trips of the service day, one after
+/// the other).
+enum TripFileChoice: Sendable, Equatable, CustomStringConvertible {
+    case trip(TripChoice)
+    case block(String)
+
+    var description: String {
+        switch self {
+        case .trip(let choice): return "trip \(choice)"
+        case .block(let id): return "block \(id)"
+        }
     }
 }
 
