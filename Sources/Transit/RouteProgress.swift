@@ -100,6 +100,16 @@ public struct RouteProgress: Sendable {
         return nil
     }
 
+    /// Takes the trip up where the vehicle was found on it (`trip = auto` decides mid-route):
+    /// `d` metres along at `time`. The stops behind it were neither arrived at nor passed while
+    /// the trip was followed, so none is said; one within the arrival radius may still be.
+    public mutating func resume(at d: Double, time: Double) {
+        distance = d
+        lastOnRoute = time
+        atStop = nil
+        pending = stopDistances.firstIndex { $0 >= d - settings.arrivalRadius } ?? stopDistances.count
+    }
+
     public mutating func update(_ fix: Fix) -> Update {
         var events: [Event] = []
         let speed = fix.speed ?? derivedSpeed(fix)
