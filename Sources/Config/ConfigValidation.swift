@@ -26,7 +26,7 @@ extension Configuration {
         if s.display.brightness.dim != nil, !s.display.brightness.isActive {
             throw fail("display.dim", "dimming needs brightness = PERCENT or ambient: the level the backlight goes back to after the spans")
         }
-        if s.transit.trip != nil, s.transit.gtfs == nil {
+        if s.transit.trip != nil || s.transit.autoTrip, s.transit.gtfs == nil {
             throw fail("transit.trip", "a trip is one of a feed's: set gtfs = PATH too (or trip = none)")
         }
         if case .png = s.display.output, s.display.pngFps > s.display.fps {

@@ -45,6 +45,8 @@ extension RunDaemon {
                 transitBannerMade(outcome)
             case .tripFile(let result):
                 tripFileRead(result)
+            case .autoTrip(let g, let outcome):
+                if transit.isCurrent(g) { autoTripPosted(outcome) }
             }
         }
         transit.messages.removeAll(keepingCapacity: true)
@@ -65,6 +67,8 @@ extension RunDaemon {
             if let day = loaded.day, !day.runs {
                 log.warning("transit: trip \(trip.tripID) does not run on service day \(day.dateText) by its calendar; it is followed all the same")
             }
+        } else if transit.request?.auto == true {
+            autoTripLoaded(loaded)
         } else if effectiveTransit.trip == nil {
             log.info("transit: no trip set ([transit] trip or tripFile): the feed is loaded, no trip followed")
         }
@@ -90,11 +94,13 @@ extension RunDaemon {
 
     /// One fix on the trip: its events said, one line each.
     func transitFix(_ fix: Fix) {
-        let before = transit.nextStop?.sequence
+        autoTripFix(fix)
+        let before = transit.nextStop?.sequence, beforeIndex = transit.nextStopIndex
         guard let update = transit.update(RouteProgress.Fix(latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed,
                                                            time: fix.receivedAt.seconds)),
               let trip = transit.loaded?.trip else { return }
         for event in update.events { log.notice("transit: " + describe(event, trip: trip, update: update)) }
+        if autoTripReleased(update, before: beforeIndex, fixTime: fix.receivedAt.seconds, trip: trip) { return }
         if let plan = transit.loaded?.block, let next = plan.next,
            update.events.contains(where: { if case .arrived(let i) = $0 { return i == trip.stops.count - 1 } else { return false } }) {
             // The block's next trip starts where this one ended.

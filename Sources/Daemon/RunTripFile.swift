@@ -11,6 +11,7 @@ extension RunDaemon {
     var effectiveTransit: TransitSettings {
         var t = settings.transit
         guard t.tripFile != nil, let named = transit.fileTrip else { return t }
+        t.autoTrip = false
         switch named {
         case .trip(let choice): t.trip = choice
         case .block: t.trip = transit.blockCursor

@@ -45,11 +45,16 @@ final class TransitFollower {
     /// Following a block: the block's trip to load next (nil: the one the clock says).
     var blockCursor: TripChoice?
     var tripFileProblem: TripFileProblem?
+    /// `trip = auto`: the search on the transit worker, made when the feed is loaded.
+    var autoSearch: AutoTripSearch?
+    /// The fix time (monotonic seconds) the auto trip's vehicle left its line; nil while on it.
+    var autoOffRouteSince: Double?
 
     /// The request `settings` make; nil when there is no feed.
     static func request(for settings: TransitSettings, block: String? = nil) -> TransitRequest? {
         guard let gtfs = settings.gtfs else { return nil }
-        return TransitRequest(gtfs: gtfs, trip: settings.trip, block: block, cacheDirectory: settings.cacheDirectory)
+        return TransitRequest(gtfs: gtfs, trip: settings.trip, block: block, auto: settings.autoTrip && settings.trip == nil && block == nil,
+                              cacheDirectory: settings.cacheDirectory)
     }
 
     /// Whether `settings` ask for another load than the one under way or done.
@@ -70,6 +75,8 @@ final class TransitFollower {
         lastUpdate = nil
         stamp = nil
         route = nil
+        autoSearch = nil
+        autoOffRouteSince = nil
         warnedEnded = false
         nextPeriodCheck = 0
         request = Self.request(for: settings, block: block).map { r in
@@ -89,6 +96,36 @@ final class TransitFollower {
             s.offRouteMeters = settings.offRouteMeters
             progress = RouteProgress(trip: trip, settings: s)
         }
+        restamp()
+    }
+
+    /// The trip `trip = auto`'s search chose, taken up where it found the vehicle.
+    func take(_ found: AutoTripFound, settings: TransitSettings) {
+        guard var l = loaded else { return }
+        l.trip = found.trip
+        l.day = found.day
+        loaded = l
+        var s = RouteProgress.Settings()
+        s.offRouteMeters = settings.offRouteMeters
+        var p = RouteProgress(trip: found.trip, settings: s)
+        p.resume(at: found.decision.distance, time: found.fixTime)
+        progress = p
+        lastUpdate = nil
+        route = nil
+        autoOffRouteSince = nil
+        restamp()
+    }
+
+    /// Lets the trip go (`trip = auto` looks for the next): the feed stays loaded.
+    func dropTrip() {
+        guard var l = loaded else { return }
+        l.trip = nil
+        l.day = nil
+        loaded = l
+        progress = nil
+        lastUpdate = nil
+        route = nil
+        autoOffRouteSince = nil
         restamp()
     }
 

@@ -11,13 +11,15 @@ struct TransitRequest: Sendable, Equatable {
     var trip: TripChoice?
     /// A block whose trips of the service day are followed one after the other; nil: `trip` alone.
     var block: String? = nil
+    /// `trip = auto`: no trip is loaded; the fixes tell it (`AutoTripSearch`).
+    var auto = false
     var cacheDirectory: String
     /// Tells a load's messages from those of one a reload replaced.
     var generation: Int = 0
 
     /// What must change for the feed or the trip to be loaded again (the generation does not).
     func sameLoad(_ other: TransitRequest) -> Bool {
-        gtfs == other.gtfs && trip == other.trip && block == other.block && cacheDirectory == other.cacheDirectory
+        gtfs == other.gtfs && trip == other.trip && block == other.block && auto == other.auto && cacheDirectory == other.cacheDirectory
     }
 }
 
@@ -53,6 +55,8 @@ enum TransitMessage: Sendable {
     case banner(BannerOutcome)
     /// What the trip file named when it was last read.
     case tripFile(Result<TripFileChoice, TripFileProblem>)
+    /// What the search for `trip = auto`'s trip found.
+    case autoTrip(generation: Int, AutoTripOutcome)
 }
 
 /// Messages from the transit job to the loop. The loop looks every iteration with one atomic

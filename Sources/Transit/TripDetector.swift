@@ -26,6 +26,9 @@ public final class TripDetector {
         public var confirmFixes = 3
         /// A run due farther than this from the clock where the vehicle is is no match.
         public var maxScheduleGap = 1800
+        /// Seconds off the chosen trip's line after which the choice is let go and the fixes
+        /// looked at afresh (a detour is shorter; a vehicle on another line is not).
+        public var releaseOffRouteSeconds = 120.0
 
         public init() {}
     }

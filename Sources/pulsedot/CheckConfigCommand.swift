@@ -75,6 +75,9 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
 /// be taken is said here and on stderr, yet the configuration is valid: the daemon runs without
 /// transit then.
 func transitReport(_ settings: TransitSettings) -> [String] {
+    func tripNotSet(_ settings: TransitSettings) -> String {
+        settings.autoTrip ? "auto (told from the fixes as the vehicle drives: the shape they follow, then the run the clock says)" : "none (no trip followed)"
+    }
     guard let gtfs = settings.gtfs else { return [] }
     let now = WallClock.now()
     do throws(TransitError) {
@@ -82,7 +85,7 @@ func transitReport(_ settings: TransitSettings) -> [String] {
         guard let info = found.info else {
             return ["index: \(found.path) (not built yet: the daemon builds it from the feed as it starts or reloads; "
                         + "`pulsedot transit import \(gtfs) --cache \(settings.cacheDirectory)` builds it now)",
-                    "trip: " + (settings.trip.map { "\($0) (looked up once the index is built)" } ?? "none (no trip followed)")]
+                    "trip: " + (settings.trip.map { "\($0) (looked up once the index is built)" } ?? tripNotSet(settings))]
         }
         var lines = ["index: \(found.path) (already built for this feed)"]
         lines += TransitSummary.feed(info, now: now)
@@ -90,7 +93,7 @@ func transitReport(_ settings: TransitSettings) -> [String] {
             let index = try TransitIndex(path: found.path)
             lines += try TransitSummary.trip(try index.trip(choice), in: index, now: now)
         } else {
-            lines.append("trip: none (no trip followed)")
+            lines.append("trip: " + tripNotSet(settings))
         }
         return lines
     } catch {

@@ -58,6 +58,12 @@ final class CheckConfigTransitTests: XCTestCase {
         // Run on any day: inside the 2019 service period a weekday runs, after it none does.
         XCTAssertTrue(report.contains { $0.hasPrefix("runs today: ") && $0.hasSuffix(" in America/Fortaleza)") }, again.stdout)
 
+        // trip = auto: nothing to look up before the vehicle drives.
+        let auto = try pulsedot(["check-config", conf, "--set", "transit.trip=auto"])
+        XCTAssertEqual(auto.status, 0, auto.stderr)
+        XCTAssertEqual(transitLines(auto.stdout).last,
+                       "trip: auto (told from the fixes as the vehicle drives: the shape they follow, then the run the clock says)", auto.stdout)
+
         // A trip the feed does not hold: a warning, the configuration itself still valid.
         let missing = try pulsedot(["check-config", conf, "--set", "transit.trip=D804-NOPE"])
         XCTAssertEqual(missing.status, 0, missing.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Transit
 import XCTest
 
@@ -153,5 +154,21 @@ final class TripDetectorTests: XCTestCase {
         XCTAssertGreaterThan(night.fixes[late.at].time, Double(zone.serviceDayOrigin(20250603)), "decided after midnight")
         XCTAssertEqual(late.decision.choice, TripChoice(tripID: "T1"), late.decision.reason)
         XCTAssertTrue(late.decision.reason.contains("on service day 2025-06-02"), late.decision.reason)
+    }
+}
+
+/// docs/transit.md gives trip = auto's figures; they are the detector's own.
+final class TripDetectorDocumentTests: XCTestCase {
+    func testTheGuideStatesTheDetectorsFigures() throws {
+        let text = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("docs/transit.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        let s = TripDetector.Settings()
+        for phrase in ["dropped when \(s.maxMisses + 1) fixes in a row miss it",
+                       "carried the vehicle \(Int(s.minProgress)) m forward over \(s.minFixes) fixes",
+                       "none due within \(s.maxScheduleGap / 60) minutes is no match",
+                       "lead \(s.confirmFixes) fixes in a row before it is taken",
+                       "after \(Int(s.releaseOffRouteSeconds / 60)) minutes off its line"] {
+            XCTAssertTrue(text.contains(phrase), "docs/transit.md should say: \(phrase)")
+        }
     }
 }
