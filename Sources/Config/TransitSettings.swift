@@ -74,7 +74,7 @@ extension SettingsTable {
                    },
                    show: { $0.transit.autoTrip ? "auto" : $0.transit.trip?.description ?? "none" }),
         SettingKey(section: "transit", name: "tripFile", allowed: "file path, or none",
-                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID`, `TRIP_ID@HH:MM:SS`, or `block BLOCK_ID`: that block's trips of today's service day in departure order, the next taken up at each terminus; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
+                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID`, `TRIP_ID@HH:MM:SS`, or `block BLOCK_ID`: that block's trips of the service day in departure order — the day before's while they run past midnight — the next taken up at each terminus; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
                    parse: { text, s, origin throws(SettingProblem) in
                        if text == "none" { s.transit.tripFile = nil; return }
                        guard !text.isEmpty else { throw SettingProblem("empty path (expected a file, or none)") }

@@ -122,25 +122,21 @@ enum TransitLoader {
         return TransitLoaded(indexPath: report.path, reused: report.reused, info: info, zone: zone, trip: trip, day: day)
     }
 
-    /// A block: its trips on today's service day in the agency's zone, and the one asked for, else
-    /// the first not yet ended by the clock.
+    /// A block: its trips on the service day the clock is in (yesterday's while they run past
+    /// midnight), and the one asked for, else the first not yet ended by the clock.
     private static func loadBlock(_ blockID: String, _ request: TransitRequest, index: TransitIndex, report: TransitImporter.Report,
                                   now: Double) throws(TransitError) -> TransitLoaded {
         let zone = try TimeZoneRules.load(report.info.agencies.first?.timezone ?? "UTC")
         let instant = Int64(now.rounded(.down))
-        let date = zone.date(at: instant)
-        let trips = try index.blockTrips(blockID, onServiceDay: date)
-        let dateText = TransitIndex.dateText(date)
-        guard !trips.isEmpty else {
-            throw .tripChoice(text: "block \(blockID)", message: "no trip of this block_id runs on service day \(dateText)")
+        guard let day = try index.blockDay(blockID, at: instant, in: zone) else {
+            throw .tripChoice(text: "block \(blockID)", message: "no trip of this block_id runs on service day \(TransitIndex.dateText(zone.date(at: instant))) or the day before")
         }
-        let seconds = Int(instant - zone.serviceDayOrigin(date))
-        let chosen = request.trip.flatMap { c in trips.firstIndex { $0.tripID == c.tripID } }
-            ?? TransitIndex.current(of: trips, at: seconds) ?? 0
+        let trips = day.trips
+        let chosen = request.trip.flatMap { c in trips.firstIndex { $0.tripID == c.tripID } } ?? day.current
         let trip = try index.trip(TripChoice(tripID: trips[chosen].tripID))
-        let day = try index.serviceDay(of: trip, at: instant, in: zone)
-        return TransitLoaded(indexPath: report.path, reused: report.reused, info: report.info, zone: zone, trip: trip, day: day,
-                             block: BlockPlan(blockID: blockID, trips: trips.map { $0.tripID }, index: chosen, dateText: dateText))
+        let tripDay = try index.serviceDay(of: trip, at: instant, in: zone)
+        return TransitLoaded(indexPath: report.path, reused: report.reused, info: report.info, zone: zone, trip: trip, day: tripDay,
+                             block: BlockPlan(blockID: blockID, trips: trips.map { $0.tripID }, index: chosen, dateText: TransitIndex.dateText(day.date)))
     }
 }
 

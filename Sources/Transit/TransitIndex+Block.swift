@@ -36,6 +36,37 @@ extension TransitIndex {
         return trips
     }
 
+    /// A block's trips on the service day an instant falls in, and the one the clock is in.
+    public struct BlockDay: Sendable, Equatable {
+        /// YYYYMMDD.
+        public let date: Int
+        public let trips: [BlockTrip]
+        /// The trip the clock is in, or the next (the last once all ended).
+        public let current: Int
+
+        public init(date: Int, trips: [BlockTrip], current: Int) {
+            self.date = date
+            self.trips = trips
+            self.current = current
+        }
+    }
+
+    /// The block's service day at `instant`: yesterday's while its trips still run past midnight
+    /// (times past 24:00:00 belong to the day before), else today's in the agency's zone. nil
+    /// when neither day has a trip of the block.
+    public func blockDay(_ blockID: String, at instant: Int64, in zone: TimeZoneRules) throws(TransitError) -> BlockDay? {
+        let today = zone.date(at: instant)
+        let yesterday = CivilDay.date(fromDay: CivilDay.day(fromDate: today) - 1)
+        let late = try blockTrips(blockID, onServiceDay: yesterday)
+        let lateSeconds = Int(instant - zone.serviceDayOrigin(yesterday))
+        if let last = late.last, last.end >= lateSeconds, let current = Self.current(of: late, at: lateSeconds) {
+            return BlockDay(date: yesterday, trips: late, current: current)
+        }
+        let trips = try blockTrips(blockID, onServiceDay: today)
+        guard let current = Self.current(of: trips, at: Int(instant - zone.serviceDayOrigin(today))) else { return nil }
+        return BlockDay(date: today, trips: trips, current: current)
+    }
+
     /// A service day (YYYYMMDD) as the log writes it: 2027-01-15.
     public static func dateText(_ date: Int) -> String { CivilDay.text(date) }
 
