@@ -30,7 +30,8 @@ public struct TransitSettings: Sendable, Equatable {
     /// The font families the banner's text is set in, in order of preference; nil: Noto's
     /// families for the scripts stop names come in (the shaping's own default).
     public var fonts: [String]? = nil
-    /// The language of the names (BCP 47), for the glyph forms that differ by language; nil: none.
+    /// The language of the names (BCP 47): translations.txt's names in it, and the glyph forms
+    /// that differ by language; nil: the feed's own names.
     public var language: String? = nil
     /// Run by /bin/sh whenever the next stop changes, the stop in its environment; nil: none.
     public var nextStopCommand: String? = nil
@@ -114,7 +115,7 @@ extension SettingsTable {
                    },
                    show: { $0.transit.fonts?.joined(separator: ", ") ?? "default" }),
         SettingKey(section: "transit", name: "language", allowed: "a BCP 47 language tag (ja, zh-Hans, sr), or none",
-                   meaning: "the language of the feed's names, for the glyph forms that differ by language (Japanese or Chinese Han, Serbian Cyrillic); none: the fonts' own forms",
+                   meaning: "the language the banner and the log name stops, headsigns and routes in: translations.txt's names in it where the feed has them (he-IL falls back to he), else the feed's own; also the glyph forms that differ by language (Japanese or Chinese Han, Serbian Cyrillic); none: the feed's names in the fonts' own forms",
                    parse: { text, s, _ throws(SettingProblem) in
                        if text == "none" { s.transit.language = nil; return }
                        guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D }),

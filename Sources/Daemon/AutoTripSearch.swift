@@ -28,11 +28,13 @@ final class AutoTripSearch: @unchecked Sendable {
     let zone: TimeZoneRules
     let settings: TripDetector.Settings
     let generation: Int
+    let language: String?
     private var detector: TripDetector?
     private var found = false
     private var failed = false
 
-    init(indexPath: String, zone: TimeZoneRules, offRouteMeters: Double, generation: Int) {
+    init(indexPath: String, zone: TimeZoneRules, offRouteMeters: Double, language: String?, generation: Int) {
+        self.language = language
         self.indexPath = indexPath
         self.zone = zone
         var s = TripDetector.Settings()
@@ -51,7 +53,7 @@ final class AutoTripSearch: @unchecked Sendable {
             if let remark = step.remark { handover.post(.autoTrip(generation: generation, .remark(remark))) }
             guard let decision = step.decision else { return }
             found = true
-            let trip = try detector.index.trip(decision.choice)
+            let trip = try detector.index.trip(decision.choice, language: language)
             let day = try detector.index.serviceDay(of: trip, at: Int64(clock.rounded(.down)), in: zone)
             handover.post(.autoTrip(generation: generation, .found(AutoTripFound(trip: trip, day: day, decision: decision, fixTime: fixTime))))
         } catch {

@@ -9,7 +9,8 @@ extension RunDaemon {
     func autoTripLoaded(_ loaded: TransitLoaded) {
         guard let request = transit.request, request.auto else { return }
         transit.autoSearch = AutoTripSearch(indexPath: loaded.indexPath, zone: loaded.zone,
-                                            offRouteMeters: settings.transit.offRouteMeters, generation: request.generation)
+                                            offRouteMeters: settings.transit.offRouteMeters, language: request.language,
+                                            generation: request.generation)
         log.info("transit: trip auto: the trip is told from the fixes: the shape they follow, then the run due there nearest to the clock")
     }
 

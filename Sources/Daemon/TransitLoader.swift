@@ -13,13 +13,15 @@ struct TransitRequest: Sendable, Equatable {
     var block: String? = nil
     /// `trip = auto`: no trip is loaded; the fixes tell it (`AutoTripSearch`).
     var auto = false
+    /// The names' language (`[transit] language`): translations.txt's where it has them.
+    var language: String? = nil
     var cacheDirectory: String
     /// Tells a load's messages from those of one a reload replaced.
     var generation: Int = 0
 
     /// What must change for the feed or the trip to be loaded again (the generation does not).
     func sameLoad(_ other: TransitRequest) -> Bool {
-        gtfs == other.gtfs && trip == other.trip && block == other.block && auto == other.auto && cacheDirectory == other.cacheDirectory
+        gtfs == other.gtfs && trip == other.trip && block == other.block && auto == other.auto && language == other.language && cacheDirectory == other.cacheDirectory
     }
 }
 
@@ -111,7 +113,7 @@ enum TransitLoader {
             return try loadBlock(blockID, request, index: index, report: report, now: now)
         }
         if let choice = request.trip {
-            let t = try index.trip(choice)
+            let t = try index.trip(choice, language: request.language)
             zoneName = t.timeZone
             trip = t
         } else {
@@ -133,7 +135,7 @@ enum TransitLoader {
         }
         let trips = day.trips
         let chosen = request.trip.flatMap { c in trips.firstIndex { $0.tripID == c.tripID } } ?? day.current
-        let trip = try index.trip(TripChoice(tripID: trips[chosen].tripID))
+        let trip = try index.trip(TripChoice(tripID: trips[chosen].tripID), language: request.language)
         let tripDay = try index.serviceDay(of: trip, at: instant, in: zone)
         return TransitLoaded(indexPath: report.path, reused: report.reused, info: report.info, zone: zone, trip: trip, day: tripDay,
                              block: BlockPlan(blockID: blockID, trips: trips.map { $0.tripID }, index: chosen, dateText: TransitIndex.dateText(day.date)))

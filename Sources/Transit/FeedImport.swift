@@ -55,6 +55,7 @@ final class FeedImport {
         try importTrips()
         try importStopTimes()
         try importFrequencies()
+        try importTranslations()
         progress("indexing")
         try database.execute(IndexSchema.indexes, doing: "creating the indexes")
         try database.execute("COMMIT")

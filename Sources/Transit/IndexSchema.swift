@@ -4,7 +4,7 @@
 /// midnight of the service day, NULL where the feed leaves them to be interpolated.
 enum IndexSchema {
     /// Bumped when the tables change, so an index from an older program is rebuilt, not misread.
-    static let version = 1
+    static let version = 2
 
     static let tables = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -30,6 +30,8 @@ enum IndexSchema {
             shape_dist REAL, PRIMARY KEY (trip, stop_sequence)) WITHOUT ROWID;
         CREATE TABLE frequencies (trip INTEGER NOT NULL, start_time INTEGER NOT NULL, end_time INTEGER NOT NULL,
             headway_secs INTEGER NOT NULL, exact_times INTEGER NOT NULL, PRIMARY KEY (trip, start_time)) WITHOUT ROWID;
+        CREATE TABLE translations (table_name TEXT NOT NULL, field_name TEXT NOT NULL, language TEXT NOT NULL, record_id TEXT,
+            record_sub_id TEXT, field_value TEXT, translation TEXT NOT NULL);
         """
 
     /// Made after the rows are in: one sorted build is faster than keeping them up to date. Only
@@ -42,5 +44,6 @@ enum IndexSchema {
         CREATE INDEX trips_by_service ON trips (service);
         CREATE INDEX stops_by_parent ON stops (parent) WHERE parent IS NOT NULL;
         CREATE INDEX calendar_dates_by_date ON calendar_dates (date);
+        CREATE INDEX translations_by_record ON translations (language, table_name, field_name, record_id, record_sub_id);
         """
 }

@@ -2,6 +2,13 @@
 /// frequencies it needs, each by its key, then the stops placed on the line and the feed's
 /// missing times interpolated.
 extension TransitIndex {
+    /// The trip, its names in `language` where translations.txt has them (nil: the feed's own).
+    public func trip(_ choice: TripChoice, language: String?) throws(TransitError) -> Trip {
+        let trip = try trip(choice)
+        guard let language else { return trip }
+        return try translated(trip, into: language)
+    }
+
     public func trip(_ choice: TripChoice) throws(TransitError) -> Trip {
         let row = try database.prepare("""
             SELECT t.id, t.headsign, t.shape, t.service, v.service_id, r.route_id, r.short_name, r.long_name, r.type,
