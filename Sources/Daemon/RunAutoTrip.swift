@@ -1,4 +1,7 @@
+import Config
 import Location
+import Positioning
+import Systemd
 import Transit
 
 /// `trip = auto` in the loop: once the feed is loaded without a trip, each fix goes to the search

@@ -22,6 +22,12 @@ struct BannerRequest: Sendable, Equatable {
         var nextStop: String
         var following: [String]
         var language: String?
+
+        /// What `TransitBanner` draws.
+        var drawn: BannerContent {
+            BannerContent(line: line, routeColor: routeColor, routeTextColor: routeTextColor, destination: destination,
+                          nextStop: nextStop, following: following, language: language)
+        }
     }
 
     static func == (a: BannerRequest, b: BannerRequest) -> Bool {
@@ -82,10 +88,7 @@ final class BannerPainter: @unchecked Sendable {
                 banner = try TransitBanner(catalog: catalog, scale: request.scale)
                 families = request.families
             }
-            let c = request.content
-            let made = try banner!.render(BannerContent(line: c.line, routeColor: c.routeColor, routeTextColor: c.routeTextColor,
-                                                        destination: c.destination, nextStop: c.nextStop, following: c.following,
-                                                        language: c.language), width: request.width)
+            let made = try banner!.render(request.content.drawn, width: request.width)
             handover.post(.banner(BannerOutcome(serial: request.serial, picture: .success(made.overlay), note: note)))
         } catch {
             handover.post(.banner(BannerOutcome(serial: request.serial, picture: .failure(error), note: note)))

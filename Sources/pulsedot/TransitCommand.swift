@@ -5,10 +5,10 @@ import Transit
 // index the daemon reads, on a depot machine or by hand, and what an index holds.
 
 let transitUsage = Usage(
-    command: "transit", summary: "build the index of a GTFS feed (import) or describe one (info)",
-    operands: [.init(name: "import|info", summary: "the subcommand; `pulsedot transit import --help` gives its options")],
+    command: "transit", summary: "build the index of a GTFS feed (import), describe one (info), or draw a trip's banner (banner)",
+    operands: [.init(name: "import|info|banner", summary: "the subcommand; `pulsedot transit import --help` gives its options")],
     options: [],
-    notes: "`transit import FEED` reads a GTFS zip or folder into an SQLite index; `transit info INDEX` prints what one holds.")
+    notes: "`transit import FEED` reads a GTFS zip or folder into an SQLite index; `transit info INDEX` prints what one holds; `transit banner INDEX` draws the banner of a trip and its next stop to a PNG.")
 
 let transitImportUsage = Usage(
     command: "transit import", summary: "read a GTFS feed (zip or folder) into a compact SQLite index",
@@ -35,11 +35,12 @@ let transitCacheDirectory = "/var/cache/pulsedot/transit"
 let transitSubcommands = [
     Command(usage: transitImportUsage, run: transitImportCommand),
     Command(usage: transitInfoUsage, run: transitInfoCommand),
+    Command(usage: transitBannerUsage, run: transitBannerCommand),
 ]
 
 func transitCommand(_ parsed: Arguments) -> Int32 {
     let word = parsed.positional.first.map { "unknown subcommand '\($0)'" } ?? "expected a subcommand"
-    writeError("pulsedot: transit: \(word): import or info\n" + transitUsage.text)
+    writeError("pulsedot: transit: \(word): import, info or banner\n" + transitUsage.text)
     return 2
 }
 
