@@ -5,14 +5,17 @@ import XCTest
 /// `pulsedot run` on a real kernel driver in QEMU: the daemon's own loop (not `show`) drives the
 /// display through KMS, writes a snapshot on SIGUSR1, takes a reload, holds on through an unplug
 /// and a replug, switches the connector off for the night and on again, and gives the console
-/// back on SIGTERM — all on one boot.
+/// back on SIGTERM; then a bus's daemon shows the transit banner changing at a stop
+/// (RunKMSTransitBanner.swift) — all on one boot.
 final class RunKMSTests: XCTestCase {
     override func setUpWithError() throws {
         try XCTSkipIf(TestEnvironment.optedOut("qemu"), "PULSEDOT_SKIP contains qemu")
     }
 
     func testRunDrivesTheDisplayAndGivesTheConsoleBack() throws {
-        let vm = try QEMUMachine.boot(display: .bochs)
+        let bus = try TransitBannerGuest()
+        defer { bus.remove() }
+        let vm = try QEMUMachine.boot(display: .bochs, files: bus.files)
         defer { vm.shutdown() }
         let console = ScreenImage(try vm.stableScreendump())
         // A stop kiosk: fixed position (which centres the map), the halo off so the screen settles.
@@ -98,5 +101,8 @@ final class RunKMSTests: XCTestCase {
         let rebound = ScreenImage(try vm.stableScreendump { ScreenImage($0).centroid(of: (255, 59, 48)) != nil })
         XCTAssertEqual(try XCTUnwrap(rebound.centroid(of: (255, 59, 48))).x, 640, accuracy: 1)
         XCTAssertEqual(try vm.stop(second), 0)
+
+        // A bus's screen: the transit banner changes as the bus arrives at a stop.
+        try checkTransitBanner(vm, bus)
     }
 }
