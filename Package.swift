@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "Bench", dependencies: ["CTurboJPEG", "Compositor", "DisplayCore", "FrameBench", "Geo", "LocationDot", "Loop", "Metrics", "PNG", "Raster", "Scene", "Syscall", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Compositor", "FrameBench", "Raster", "TestSupport"]),
         // Argument parsing and subcommands only.
-        .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FeedFetch", "FrameBench", "GPSD", "GTFSRealtime", "HTTPWire", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Syscall", "Systemd", "Transit"]),
+        .executableTarget(name: "pulsedot", dependencies: ["Backlight", "Bench", "Compositor", "Config", "Daemon", "Demo", "DisplayCore", "FBDev", "FeedFetch", "FrameBench", "GPSD", "GTFSRealtime", "HTTPWire", "JSON", "KMS", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "Transit"]),
 
         // Shared by the test targets: locating the built binary, temporary folders, child processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -2,6 +2,7 @@ import Config
 import Daemon
 import PNG
 import Raster
+import Shaping
 import Transit
 
 // `pulsedot transit banner INDEX --trip T --next-stop N --out FILE.png`: argument parsing only.
@@ -34,33 +35,32 @@ func transitBannerCommand(_ args: Arguments) -> Int32 {
         return fail("transit banner needs --trip, --next-stop and --out")
     }
     let width: Int, settings: Settings
-    do {
-        width = try args.int("width", default: 1280, range: 16...16384)
-        settings = try lookSettings(args)
-    } catch {
-        return fail("\(error)")
-    }
+    do { width = try args.int("width", default: 1280, range: 16...16384) } catch { return fail("\(error)") }
+    do { settings = try lookSettings(args) } catch { return fail("\(error)") }
     let choice: TripChoice
-    do { choice = try TripChoice.parse(tripText) } catch { return fail("transit banner: --trip \(tripText): \(error)") }
-    do {
-        let index = try TransitIndex(path: args.positional[0])
-        let trip = try index.trip(choice, language: settings.transit.language)
-        var next: Int?
-        if nextText != "none" {
-            guard let n = Int(nextText), n >= 1, n <= trip.stops.count else {
-                return fail("transit banner: --next-stop \(nextText): expected 1 to \(trip.stops.count) (the trip's stops), or none")
-            }
-            next = n - 1
-        }
-        let banner = try BannerPreview.picture(trip: trip, nextStop: next, settings: settings.transit, width: width,
-                                               scale: settings.dot.scale ?? 1)
-        let image = OwnedPixelBuffer(width: width, height: banner.height, format: .xrgb8888)
-        image.buffer.fill(image.buffer.bounds, with: settings.map.background)
-        banner.draw(into: image.buffer, clip: image.buffer.bounds)
-        try PNGWrite.frame(image.buffer, to: out)
-        return 0
+    do throws(TransitError) { choice = try TripChoice.parse(tripText) } catch { return fail("transit banner: --trip \(tripText): \(error)") }
+    let trip: Trip
+    do throws(TransitError) {
+        trip = try TransitIndex(path: args.positional[0]).trip(choice, language: settings.transit.language)
     } catch {
-        writeError("pulsedot: transit banner: \(error)\n")
-        return 1
+        return failed("transit banner: \(error)")
     }
+    var next: Int?
+    if nextText != "none" {
+        guard let n = Int(nextText), n >= 1, n <= trip.stops.count else {
+            return fail("transit banner: --next-stop \(nextText): expected 1 to \(trip.stops.count) (the trip's stops), or none")
+        }
+        next = n - 1
+    }
+    let banner: Overlay
+    do throws(ShapingError) {
+        banner = try BannerPreview.picture(trip: trip, nextStop: next, settings: settings.transit, width: width, scale: settings.dot.scale ?? 1)
+    } catch {
+        return failed("transit banner: \(error)")
+    }
+    let image = OwnedPixelBuffer(width: width, height: banner.height, format: .xrgb8888)
+    image.buffer.fill(image.buffer.bounds, with: settings.map.background)
+    banner.draw(into: image.buffer, clip: image.buffer.bounds)
+    do throws(PNGError) { try PNGWrite.frame(image.buffer, to: out) } catch { return failed("transit banner: \(out): \(error)") }
+    return 0
 }

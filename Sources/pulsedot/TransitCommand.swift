@@ -86,7 +86,7 @@ func transitInfoCommand(_ parsed: Arguments) -> Int32 {
 }
 
 /// One line on stderr, exit 1: the command ran and the feed or file refused.
-private func failed(_ message: String) -> Int32 {
+func failed(_ message: String) -> Int32 {
     writeError("pulsedot: \(message)\n")
     return 1
 }
