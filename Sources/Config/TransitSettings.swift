@@ -98,7 +98,7 @@ extension SettingsTable {
         number(section: "transit", "routeWidth", .closed(1, 30), unit: "points",
                "the width of the trip's line on the map (its white casing and the stops scale with it)", { $1(&$0.transit.routeWidth) }),
         SettingKey(section: "transit", name: "banner", allowed: "top, bottom, none",
-                   meaning: "where the banner sits while a trip is followed: the line's badge in its colours, the destination, the next stop large and the two after it; made on a worker when the next stop changes and composited in the canvas above the map and the dot (the dot and the map leave their planes); none: no banner",
+                   meaning: "where the banner sits while a trip is followed: the line's badge in its colours, the destination, the next stop large and the two after it; made on a worker when the next stop changes and shown above the map and the dot: on an overlay plane of its own where the display grants one, else composited in the canvas (the dot and the map then leave their planes); none: no banner",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.transit.banner = try parseChoice(text, BannerPlace.allCases.map { ($0.rawValue, $0) })
                    },

@@ -32,11 +32,14 @@ public final class SceneView {
     /// The map (an image, or tiles) panned on the display's primary plane; nil: in the canvas.
     public private(set) var planeMap: PlaneMap? { didSet { step.mapPlane = planeMap } }
     /// The map's credit, a picture fixed on the screen: in the renderer's screen layers unless it
-    /// holds a plane of its own (`creditInCanvas` false).
+    /// holds a plane of its own.
     public let credit: PictureLayer?
-    private var creditInCanvas = true
-    /// The transit banner, a picture fixed along the top or bottom edge, in the canvas.
-    public private(set) var banner: PictureLayer?
+    /// The transit banner, a picture fixed along the top or bottom edge: like the credit, and
+    /// under it.
+    public var banner: PictureLayer? { fixed.first { $0.name == "banner" }?.layer }
+    /// The pictures fixed on the screen above the map and the dot, bottom to top (the banner, the
+    /// credit), each in the canvas or on a plane of its own.
+    private var fixed: [FixedPicture] = []
     /// The display's planes for the layers above the map, the dot's plane, and the decision seen.
     private var layerPlanes: (any PicturePlanes)?
     private var dotPlane: SpritePlane?
@@ -100,6 +103,7 @@ public final class SceneView {
             }
         }
         self.credit = credit
+        if let credit { fixed = [FixedPicture(layer: credit, name: "credit")] }
         last = SceneFrame(phase: .nofix, position: nil, center: nil, appearance: nil, offset: scene.offset)
         step = FrameStep(renderer: renderer, map: tiles.map { .tiles($0) } ?? (window.scrolls ? .scrolled : .window(window)),
                          waitsForTiles: waitForTiles)
@@ -131,9 +135,9 @@ public final class SceneView {
         if let layerPlanes {
             if layerPlanes.generation != seenGeneration { apply(layerPlanes.grants) }
             // A picture on a plane that changed (text, size) is decided again with its new pixels.
-            if let credit, !creditInCanvas, !credit.takeDamage().isEmpty {
-                apply(layerPlanes.assign(pictures: [credit.picture], names: ["credit"]))
-            }
+            var changed = false
+            for f in fixed where !f.inCanvas && !f.layer.takeDamage().isEmpty { changed = true }
+            if changed { assignPlanes(layerPlanes) }
         }
         let frame = scene.frame(at: now)
         last = frame
@@ -166,28 +170,32 @@ public final class SceneView {
         dotPlane = planeDot?.plane
         layerPlanes = display.picturePlanes
         if let layerPlanes {
-            apply(layerPlanes.assign(pictures: credit.map { [$0.picture] } ?? [], names: credit == nil ? [] : ["credit"]))
+            assignPlanes(layerPlanes)
         } else {
-            apply(PlaneGrants(dot: planeDot != nil, pictures: credit == nil ? [] : [false]))
+            apply(PlaneGrants(dot: planeDot != nil, pictures: fixed.map { _ in false }))
         }
-        if dotPlane != nil, planeDot == nil, credit != nil, creditInCanvas {
+        if dotPlane != nil, planeDot == nil, let credit = fixed.last, credit.name == "credit", credit.inCanvas {
             notes.append("the map's credit is composited in the canvas, and the dot with it (it may cross the credit): the map moves in the canvas")
         }
         guard let painter, let plane, planeDot != nil, renderer.screenLayers.isEmpty else { return }
         planeMap = PlaneMap(plane: plane, painter: painter, viewWidth: renderer.width, viewHeight: renderer.height)
     }
 
-    /// Follows the display's decision: the credit in the canvas or on its plane, the dot on its
-    /// plane or in the canvas (where a layer above it stays in the canvas too).
+    /// Asks the display again which of the dot and the fixed pictures hold planes.
+    private func assignPlanes(_ planes: any PicturePlanes) {
+        apply(planes.assign(pictures: fixed.map { $0.layer.picture }, names: fixed.map { $0.name }))
+    }
+
+    /// Follows the display's decision: each fixed picture in the canvas or on its plane, the dot
+    /// on its plane or in the canvas (where a layer above it stays in the canvas too).
     private func apply(_ grants: PlaneGrants) {
         seenGeneration = layerPlanes?.generation ?? 0
-        if let credit {
-            let onPlane = grants.pictures.first ?? false
-            if onPlane, creditInCanvas { renderer.remove(credit) }
+        // Those in the canvas are put back bottom to top, so the credit stays over the banner.
+        for f in fixed where f.inCanvas { renderer.remove(f.layer) }
+        for (i, f) in fixed.enumerated() {
+            f.inCanvas = !(i < grants.pictures.count && grants.pictures[i])
             // What the plane holds is the picture as it is now.
-            if onPlane { _ = credit.takeDamage() }
-            if !onPlane, !creditInCanvas { renderer.add(credit, on: .screen) }
-            creditInCanvas = !onPlane
+            if f.inCanvas { renderer.add(f.layer, on: .screen) } else { _ = f.layer.takeDamage() }
         }
         let dot = grants.dot && renderer.screenLayers.isEmpty
         if dot, planeDot == nil, let dotPlane {
@@ -205,7 +213,7 @@ public final class SceneView {
         let dot = planeDot?.plane.takesSprites ?? false
         let map = dot && renderer.screenLayers.isEmpty && (planeMap?.plane.scrollsMap ?? false)
         var layers: [(layer: String, onPlane: Bool)] = [("map", map), ("dot", dot)]
-        if credit != nil { layers.append(("credit", !creditInCanvas)) }
+        for f in fixed { layers.append((f.name, !f.inCanvas)) }
         return layers
     }
 
@@ -213,7 +221,7 @@ public final class SceneView {
     /// composition where it can be read back, else the canvas with the planes' pictures blended
     /// over it as the controller blends them; nil: the canvas is the screen.
     public func screen() -> (picture: OwnedPixelBuffer, source: String)? {
-        let above = creditInCanvas ? [] : credit.map { [$0.picture] } ?? []
+        let above = fixed.filter { !$0.inCanvas }.map { $0.layer.picture }
         if let planeDot { return planeDot.screen(canvas: currentCanvas(), above: above) }
         if above.isEmpty { return nil }
         let canvas = currentCanvas()
@@ -228,33 +236,34 @@ public final class SceneView {
     }
 
     /// Shows `picture` as the banner along the bottom edge (else the top) from the next frame,
-    /// instead of the one before; nil takes it away. The banner is composited in the canvas
-    /// under the credit (which must stay readable) and above the map and the dot, so the dot
-    /// leaves its plane (it may pass under the banner) and the map stops panning on the primary
-    /// plane. Off the frame path.
+    /// instead of the one before; nil takes it away. Under the credit (which must stay readable)
+    /// and above the map and the dot: on a plane of its own where the display grants one (asked
+    /// again whenever the banner changes), else composited in the canvas — the dot then leaves
+    /// its plane (it may pass under the banner) and the map stops panning on the primary plane.
+    /// Off the frame path.
     public func showBanner(_ picture: Overlay?, atBottom: Bool) {
         guard let picture else {
-            if let banner { renderer.remove(banner) }
-            banner = nil
+            guard let i = fixed.firstIndex(where: { $0.name == "banner" }) else { return }
+            if fixed[i].inCanvas { renderer.remove(fixed[i].layer) }
+            fixed.remove(at: i)
+            if let layerPlanes { assignPlanes(layerPlanes) }
             renderer.invalidate()
             return
         }
         picture.x = 0
         picture.y = atBottom ? renderer.height - picture.height : 0
         if let banner {
+            // On a plane, the next frame decides again with the new pixels (its damage).
             banner.replace(with: picture)
             return
         }
-        let layer = PictureLayer(picture)
-        if let credit, creditInCanvas { renderer.remove(credit) }
-        renderer.add(layer, on: .screen)
-        if let credit, creditInCanvas { renderer.add(credit, on: .screen) }
-        banner = layer
-        stopPanning()
-        if let planeDot {
-            planeDot.plane.hideSprite()
-            self.planeDot = nil
+        fixed.insert(FixedPicture(layer: PictureLayer(picture), name: "banner"), at: 0)
+        if let layerPlanes {
+            assignPlanes(layerPlanes)
+        } else {
+            apply(PlaneGrants(dot: planeDot != nil, pictures: fixed.map { _ in false }))
         }
+        if !renderer.screenLayers.isEmpty { stopPanning() }
         renderer.invalidate()
     }
 

@@ -246,6 +246,88 @@ final class PlaneTilesTests: XCTestCase {
         XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map false", "dot false", "credit false"])
     }
 
+    /// A translucent banner along the top, as the transit worker makes one (premultiplied).
+    private func bannerPicture(_ shade: UInt32) -> Overlay {
+        let o = Overlay(width: 300, height: 24)
+        for y in 0..<24 { for x in 0..<300 { o.setPixel(x: x, y: y, 0xEB00_0000 | (shade * UInt32(x % 7 + 1) / 8) << 8 | 0x10) } }
+        return o
+    }
+
+    /// The banner on a plane of its own, under the credit's: the map still pans and the dot keeps
+    /// its plane; the screen is the software frame with the banner composited in it; a new banner
+    /// is decided again; taken away, its plane is freed; refused, it is composited with the dot.
+    func testABannerOnItsOwnPlaneUnderTheCreditLetsTheMapPan() throws {
+        var s = try settings()
+        s.map.tiles.attribution = .text("© Town")
+        let display = PlanesDisplay(width: 300, height: 180, margin: PlaneMap.margin)
+        display.offersPicturePlanes = true
+        let driven = try DrivenDisplay.start(display, now: 0) { _, _, _ throws(SceneView.SetupError) in try view(s) }.get()
+        let software = try view(s, waiting: true)
+        driven.view.showBanner(bannerPicture(200), atBottom: false)
+        software.showBanner(bannerPicture(200), atBottom: false)
+        XCTAssertEqual(display.grants, PlaneGrants(dot: true, pictures: [true, true]), "the dot, the banner, the credit")
+        XCTAssertNotNil(driven.view.planeMap, "the map pans on the primary plane under the banner's plane")
+        XCTAssertNotNil(driven.view.planeDot)
+        XCTAssertTrue(driven.view.renderer.screenLayers.isEmpty, "neither picture drawn into the canvas as well")
+        XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map true", "dot true", "banner true", "credit true"])
+        XCTAssertEqual(software.renderer.screenLayers.count, 2, "the model composites both, the credit on top")
+        var t = 1.0
+        let (lat, lon) = (Self.start.latitude, Self.start.longitude)
+        func frame(_ n: Int) throws {
+            let fix = Fix(latitude: lat - Double(n) * 0.00007, longitude: lon, mode: .threeD, horizontalError: 3,
+                          receivedAt: MonotonicInstant(nanoseconds: Int64(t * 1e9)))
+            driven.view.add(fix)
+            software.add(fix)
+            _ = software.draw(at: t)
+            driven.view.tiles?.preload(offset: software.last.offset)
+            try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
+            t += 0.1
+        }
+        func mismatched() -> Int {
+            let screen = display.screen()
+            return withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: display.spriteShown) }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        try frame(0)
+        while mismatched() > 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            try frame(0)
+        }
+        for n in 0..<20 {
+            try frame(n)
+            XCTAssertEqual(display.picturesShown.count, 2)
+            XCTAssertEqual(mismatched(), 0, "frame \(n): the map, the banner and the credit exactly, outside the dot's picture")
+        }
+        let assigned = display.assignments
+        // The next stop: a new banner, decided again with its pixels; the screen follows.
+        driven.view.showBanner(bannerPicture(90), atBottom: false)
+        software.showBanner(bannerPicture(90), atBottom: false)
+        try frame(20)
+        XCTAssertEqual(display.assignments, assigned + 1)
+        XCTAssertEqual(mismatched(), 0, "the new banner on its plane")
+        // No trip: the banner goes, its plane with it.
+        driven.view.showBanner(nil, atBottom: false)
+        software.showBanner(nil, atBottom: false)
+        try frame(21)
+        XCTAssertEqual(display.grants, PlaneGrants(dot: true, pictures: [true]))
+        XCTAssertEqual(display.picturesShown.count, 1)
+        XCTAssertNil(driven.view.banner)
+        XCTAssertEqual(mismatched(), 0, "without the banner")
+
+        // A driver refusing pictures: the banner and the credit in the canvas, the dot with them.
+        let refusing = PlanesDisplay(width: 300, height: 180, margin: PlaneMap.margin)
+        refusing.offersPicturePlanes = true
+        refusing.refusesPictures = true
+        let other = try DrivenDisplay.start(refusing, now: 0) { _, _, _ throws(SceneView.SetupError) in try view(s) }.get()
+        other.view.showBanner(bannerPicture(200), atBottom: true)
+        XCTAssertNil(other.view.planeDot, "the dot may pass under the banner: composited with it")
+        XCTAssertNil(other.view.planeMap)
+        XCTAssertEqual(other.view.renderer.screenLayers.count, 2)
+        XCTAssertTrue(other.view.renderer.screenLayers.last === other.view.credit, "the credit above the banner")
+        XCTAssertEqual(other.view.banner?.picture.y, 180 - 24)
+        XCTAssertEqual(other.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map false", "dot false", "banner false", "credit false"])
+    }
+
     /// A map that says when it changed inside the picture last drawn, and records each drawing.
     private final class ChangingMap: MapPicturePainter {
         var edges: (width: Int, height: Int)? { nil }
