@@ -12,7 +12,7 @@ import Transit
 /// frames would depend on how fast the worker happened to be. The pieces are the loop's own
 /// (TransitLoader, TransitFollower, TransitRoute, BannerPainter), so the pictures are too.
 public final class InlineTransit {
-    public let view: SceneView
+    private let view: SceneView
     private let settings: TransitSettings
     private let follower = TransitFollower()
     /// The banner's scale; nil: the view's. A view standing for a larger screen (a contact

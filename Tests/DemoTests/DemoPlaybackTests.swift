@@ -62,6 +62,12 @@ final class DemoPlaybackTests: XCTestCase {
         XCTAssertEqual(settings.source.replaySpeed, files.drive.timeline.duration / 40)
         XCTAssertEqual(settings.source.staleAfter, DemoDrive.staleAfter / settings.source.replaySpeed, accuracy: 1e-12)
         XCTAssertNotNil(settings.dot.style.headingImage)
+        // The feed and its index cache beside the configuration, as the tiles are.
+        XCTAssertEqual(settings.transit.gtfs, files.feedPath)
+        XCTAssertEqual(settings.transit.cache, files.transitCachePath)
+        XCTAssertEqual(settings.transit.trip, TripChoice(tripID: DemoFeed.tripID))
+        XCTAssertEqual(settings.transit.banner, .top)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: files.transitCachePath), "the index is built where the configuration says")
 
         // The tile set as the daemon opened it: PNG tiles of 256 px at zoom 17 only, credited,
         // its tile block the town's, and the daemon's projection the town's to the last bit.
