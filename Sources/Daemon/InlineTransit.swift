@@ -1,6 +1,8 @@
+import Compositor
 import Config
 import DisplayCore
 import Location
+import Raster
 import Scene
 import Shaping
 import Transit

@@ -1,5 +1,6 @@
 import Config
 import Geo
+import Location
 import Raster
 import Syscall
 

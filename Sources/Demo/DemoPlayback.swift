@@ -1,6 +1,7 @@
 import Compositor
 import Config
 import Daemon
+import DisplayCore
 import GPSD
 import Geo
 import Location
@@ -20,8 +21,8 @@ import Transit
 /// every run gives the same pictures (each frame waits for the tiles in view, as `png:` output
 /// does, so no frame depends on how fast the tile worker happened to be). It writes what
 /// `output = png:DIR` writes — PNG frames at `pngFps` and `frames.jsonl` saying what each shows,
-/// the town's bus trip (its next stop) among it — plus a contact sheet of chosen moments (moving, stopped, stale, the fix again) and the dot's
-/// cycle (`dot-cycle.png`).
+/// the town's bus trip (its next stop) among it — plus a contact sheet of chosen moments (moving,
+/// stopped, stale, the fix again) and the dot's cycle (`dot-cycle.png`).
 public struct DemoPlayback {
     public let files: DemoFiles
     /// `--set` overrides, applied after `demo.conf` as the daemon would.
@@ -132,8 +133,8 @@ public struct DemoPlayback {
         sheet.buffer.fill(sheet.buffer.bounds, with: gutterColor)
         var tileSettings = settings
         tileSettings.map.follow = .center
-        // The banner takes the share of a tile's width it takes of a frame's, so the tile keeps
-        // the frame's proportions of map and banner and the dot stays clear of it.
+        // The banner takes the share of a tile's width it takes of a frame's: at the frame's own
+        // scale it would cover a tile, which shows a corner of a frame, not all of it.
         let frameWidth = settings.display.headlessFrameSize.width
         let bannerScale = settings.dot.scale(forDisplayLines: physicalHeight) * Double(tileWidth) / Double(max(frameWidth, tileWidth))
         let player = try DemoPlayer(settings: tileSettings, width: tileWidth, height: tileHeight, physicalHeight: physicalHeight,
