@@ -6,9 +6,10 @@ import Raster
 import Syscall
 
 /// What the demo gives the daemon: the built-in drive as a gpsd JSON log (`drive.json`), the
-/// built-in map as a tile set (`town.mbtiles`, as a city's map is installed) and a configuration
-/// naming both (`demo.conf`). `pulsedot demo --display` runs the daemon's own loop on that configuration, the
-/// headless demo renders from it, and `pulsedot run --config DIR/demo.conf` plays it again.
+/// built-in map as a tile set (`town.mbtiles`, as a city's map is installed), the town's bus line
+/// as a GTFS feed (`town-gtfs/`) and a configuration naming them (`demo.conf`). `pulsedot demo
+/// --display` runs the daemon's own loop on that configuration, the headless demo renders from
+/// it, and `pulsedot run --config DIR/demo.conf` plays it again.
 public struct DemoFiles: Sendable {
     public let directory: String
     /// Demo seconds one lap takes; the drive is replayed at its length over this.
@@ -36,6 +37,9 @@ public struct DemoFiles: Sendable {
     public var drivePath: String { directory + "/drive.json" }
     public var tilesPath: String { directory + "/town.mbtiles" }
     public var beamPath: String { directory + "/heading.png" }
+    public var feedPath: String { directory + "/town-gtfs" }
+    /// Where the daemon keeps the feed's index: beside the feed, so the demo writes nowhere else.
+    public var transitCachePath: String { directory + "/transit-cache" }
 
     /// Writes the files (creating the directory); returns the configuration's path.
     @discardableResult
@@ -44,6 +48,7 @@ public struct DemoFiles: Sendable {
         let map = DemoMap.draw(drive.town)
         try withExtendedLifetime(map) { () throws(DemoError) in try DemoTiles.write(map.buffer, town: drive.town, to: tilesPath) }
         do { try PNGWrite.rgba(DemoBeam.image(), to: beamPath) } catch { throw DemoError(error) }
+        try DemoFeed(drive: drive).write(to: feedPath)
         do {
             try Self.writeText(Self.gpsdLog(drive.fixes(laps: laps)), to: drivePath)
             try Self.writeText(configuration, to: configPath)
@@ -78,6 +83,14 @@ public struct DemoFiles: Sendable {
         cacheMegabytes = 64
         background = \(formatColor(DemoMap.land))
         follow = center
+
+        [transit]
+        # The town's bus line as its agency would publish it (GTFS, in town-gtfs): the trip round the
+        # loop followed fix by fix, its line on the map and a banner naming the next stops.
+        gtfs = town-gtfs
+        trip = \(DemoFeed.tripID)
+        # The feed's index, built by the first run and reused while the feed is the same.
+        cache = transit-cache
 
         [metrics]
         # A demo is no fleet's screen: nothing for node_exporter.

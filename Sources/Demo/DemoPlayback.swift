@@ -1,5 +1,7 @@
 import Compositor
 import Config
+import Daemon
+import DisplayCore
 import GPSD
 import Geo
 import Location
@@ -8,17 +10,19 @@ import PNG
 import Positioning
 import Raster
 import Scene
+import Shaping
 import Syscall
 import Systemd
+import Transit
 
 /// `pulsedot demo` without a display: the daemon's own view (`SceneView`: the scene with its motion
 /// and truth, the tiled map, the renderer) fed by the replay `demo.conf` names, on a clock that
 /// only this loop advances, so one lap of the drive renders in moments instead of in real time and
 /// every run gives the same pictures (each frame waits for the tiles in view, as `png:` output
 /// does, so no frame depends on how fast the tile worker happened to be). It writes what
-/// `output = png:DIR` writes — PNG frames at `pngFps` and `frames.jsonl` saying what each shows —
-/// plus a contact sheet of chosen moments (moving, stopped, stale, the fix again) and the dot's
-/// cycle (`dot-cycle.png`).
+/// `output = png:DIR` writes — PNG frames at `pngFps` and `frames.jsonl` saying what each shows,
+/// the town's bus trip (its next stop) among it — plus a contact sheet of chosen moments (moving,
+/// stopped, stale, the fix again) and the dot's cycle (`dot-cycle.png`).
 public struct DemoPlayback {
     public let files: DemoFiles
     /// `--set` overrides, applied after `demo.conf` as the daemon would.
@@ -83,10 +87,12 @@ public struct DemoPlayback {
         let count = Int((endTime * settings.display.pngFps).rounded(.down))
         for k in 0...count {
             let t = Double(k) / settings.display.pngFps
-            player.show(at: t)
+            try player.show(at: t)
+            var stamp = player.view.last.stamp(sinceStart: t, monotonic: t)
+            stamp.transit = player.transit?.stamp
             do {
                 _ = try withExtendedLifetime(player) { () throws(PNGFrames.WriteError) in
-                    try frames.write(player.view.renderer.wholeCanvas(), showing: player.view.last.stamp(sinceStart: t, monotonic: t), regular: true)
+                    try frames.write(player.view.renderer.wholeCanvas(), showing: stamp, regular: true)
                 }
             } catch { throw DemoError(error) }
         }
@@ -127,10 +133,15 @@ public struct DemoPlayback {
         sheet.buffer.fill(sheet.buffer.bounds, with: gutterColor)
         var tileSettings = settings
         tileSettings.map.follow = .center
-        let player = try DemoPlayer(settings: tileSettings, width: tileWidth, height: tileHeight, physicalHeight: physicalHeight)
+        // The banner takes the share of a tile's width it takes of a frame's: at the frame's own
+        // scale it would cover a tile, which shows a corner of a frame, not all of it.
+        let frameWidth = settings.display.headlessFrameSize.width
+        let bannerScale = settings.dot.scale(forDisplayLines: physicalHeight) * Double(tileWidth) / Double(max(frameWidth, tileWidth))
+        let player = try DemoPlayer(settings: tileSettings, width: tileWidth, height: tileHeight, physicalHeight: physicalHeight,
+                                    bannerScale: bannerScale)
         defer { player.close() }
         for (i, moment) in moments.enumerated() {
-            player.show(at: moment.time)
+            try player.show(at: moment.time)
             let x = gutter + (i % columns) * (tileWidth + gutter), y = gutter + (i / columns) * (tileHeight + gutter)
             let tile = PixelBuffer(base: sheet.buffer.row(y) + x * 4, width: tileWidth, height: tileHeight,
                                    stride: sheet.buffer.stride, format: .xrgb8888)
@@ -142,12 +153,15 @@ public struct DemoPlayback {
 
 /// A `SceneView` and the replay feeding it on the demo's own clock (seconds from 0): `show(at:)`
 /// hands over every fix due by then, as the run loop's source does, and draws that instant with
-/// every tile in view decoded.
+/// every tile in view decoded and, when `[transit]` names a trip, the trip's line and banner as
+/// those fixes leave them (made before the frame, where the loop has them made on its worker).
 final class DemoPlayer {
     let view: SceneView
+    let transit: InlineTransit?
     private var replay: ReplaySource
 
-    init(settings given: Settings, width: Int, height: Int, physicalHeight: Int) throws(DemoError) {
+    /// `bannerScale`: the banner's, when the view stands for a larger screen (nil: the view's).
+    init(settings given: Settings, width: Int, height: Int, physicalHeight: Int, bannerScale: Double? = nil) throws(DemoError) {
         var settings = given
         let files: MapFiles
         do { files = try MapFiles.open(&settings) } catch { throw DemoError(error) }
@@ -161,16 +175,28 @@ final class DemoPlayer {
             view = try SceneView(settings: settings, files: files, canvasWidth: width, canvasHeight: height, physicalHeight: physicalHeight,
                                  map: nil, staleAfter: settings.source.staleAfter, center: nil, waitForTiles: true)
         } catch { throw DemoError(error) }
+        // The service day is the drive's, whatever the machine's date.
+        do {
+            transit = try InlineTransit(settings: settings.transit, view: view, now: Double(DemoDrive.startTime.secondsSinceEpoch))
+        } catch {
+            view.close()
+            throw DemoError(error)
+        }
+        transit?.bannerScale = bannerScale
     }
 
     /// Stops the view's tile worker.
     func close() { view.close() }
 
-    func show(at t: Double) {
+    func show(at t: Double) throws(DemoError) {
         let now = MonotonicInstant(nanoseconds: Int64((t * 1e9).rounded()))
         while let event = replay.next(now: now) {
-            if case .fix(let fix) = event { view.add(fix) }
+            guard case .fix(let fix) = event else { continue }
+            view.add(fix)
+            // The receiver's clock, not the sped-up replay's: the drive's own seconds between fixes.
+            transit?.add(fix, time: fix.time.map { Double($0.secondsSinceEpoch) } ?? fix.receivedAt.seconds)
         }
+        do { try transit?.show() } catch { throw DemoError(error) }
         _ = view.draw(at: t)
     }
 }

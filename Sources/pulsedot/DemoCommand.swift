@@ -13,10 +13,12 @@ let demoUsage = Usage(command: "demo", summary: "a bus drive over a made-up town
     .valued("scale", "S", "pixels per point (the same as --set scale=S)"),
     .valued("set", "KEY=VALUE", "override a key of the demo's configuration (section.key=value; a bare key is [dot])", repeatable: true),
 ], notes: """
-    A bus drives its loop through a made-up town, with two stops and a GPS dropout in a tunnel.
-    Without --display: one lap as PNG frames with frames.jsonl, a contact sheet of its moments and
-    the dot's cycle (dot-cycle.png); prints the contact sheet's path. Either way the directory also
-    gets drive.json, town.mbtiles (the town's map as zoom-17 tiles) and demo.conf, which
+    A bus drives its loop through a made-up town, with two stops and a GPS dropout in a tunnel,
+    following its trip of the town's GTFS feed: the line on the map, a banner with the next stops.
+    Without --display: one lap as PNG frames with frames.jsonl (the next stop among it), a contact
+    sheet of its moments and the dot's cycle (dot-cycle.png); prints the contact sheet's path.
+    Either way the directory also gets drive.json, town.mbtiles (the town's map as zoom-17 tiles),
+    town-gtfs (the feed; its index goes in transit-cache) and demo.conf, which
     `pulsedot run --config DIR/demo.conf` plays.
     """)
 

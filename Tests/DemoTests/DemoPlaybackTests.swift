@@ -1,3 +1,4 @@
+import Compositor
 @testable import Config
 @testable import Demo
 import Foundation
@@ -11,6 +12,7 @@ import Raster
 import TestSupport
 import TileDecode
 import Tiles
+import Transit
 import XCTest
 
 /// The headless demo: the files it hands the daemon (the town as MBTiles among them), the frames
@@ -60,6 +62,12 @@ final class DemoPlaybackTests: XCTestCase {
         XCTAssertEqual(settings.source.replaySpeed, files.drive.timeline.duration / 40)
         XCTAssertEqual(settings.source.staleAfter, DemoDrive.staleAfter / settings.source.replaySpeed, accuracy: 1e-12)
         XCTAssertNotNil(settings.dot.style.headingImage)
+        // The feed and its index cache beside the configuration, as the tiles are.
+        XCTAssertEqual(settings.transit.gtfs, files.feedPath)
+        XCTAssertEqual(settings.transit.cache, files.transitCachePath)
+        XCTAssertEqual(settings.transit.trip, TripChoice(tripID: DemoFeed.tripID))
+        XCTAssertEqual(settings.transit.banner, .top)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: files.transitCachePath), "the index is built where the configuration says")
 
         // The tile set as the daemon opened it: PNG tiles of 256 px at zoom 17 only, credited,
         // its tile block the town's, and the daemon's projection the town's to the last bit.
@@ -157,16 +165,21 @@ final class DemoPlaybackTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(stale, 3)
 
-        // Under the dot, the town's own pixels where the view is: a frame's top-left corner (away
-        // from the dot and the credit) is the drawing at the frame's offset, in every frame, so
-        // each frame waited for its tiles and put them in their places.
+        // Under the dot, the town's own pixels where the view is: a frame's bottom-left corner
+        // (away from the dot, the banner at the top and the credit at the bottom right), the
+        // trip's line drawn over the map left out, is the drawing at the frame's offset, in every
+        // frame, so each frame waited for its tiles and put them in their places.
         var tilesUnderCorners = Set<Int>()
+        var compared = 0
         for (k, offset) in offsets.enumerated() {
             let frame = try PNGRead.rgba(path: files.directory + "/frame-" + String(format: "%06d", k + 1) + ".png")
             XCTAssertEqual(frame.width, 640)
             var wrong = 0
-            for y in stride(from: 0, to: 48, by: 3) {
+            for y in stride(from: 400 - 48, to: 400, by: 3) {
                 for x in stride(from: 0, to: 48, by: 3) {
+                    let onMap = MapPoint(x: Double(offset.x + x), y: Double(offset.y + y))
+                    if town.route.distance(toNearest: onMap).away < 16 { continue }
+                    compared += 1
                     let o = (y * frame.width + x) * 4
                     let got = UInt32(frame.rgba[o]) << 16 | UInt32(frame.rgba[o + 1]) << 8 | UInt32(frame.rgba[o + 2])
                     let want = Self.drawn.buffer.pixel(x: offset.x + x, y: offset.y + y) & 0xFF_FFFF
@@ -174,8 +187,9 @@ final class DemoPlaybackTests: XCTestCase {
                 }
             }
             XCTAssertEqual(wrong, 0, "frame \(k + 1) at offset \(offset)")
-            tilesUnderCorners.insert((offset.y / 256) * DemoTown.columns + offset.x / 256)
+            tilesUnderCorners.insert(((offset.y + 400 - 48) / 256) * DemoTown.columns + offset.x / 256)
         }
+        XCTAssertGreaterThan(compared, offsets.count * 100, "the corners are mostly off the line")
         // The view travels: its corner alone passes over many of the town's tiles in a lap.
         XCTAssertGreaterThanOrEqual(tilesUnderCorners.count, 15)
     }
@@ -187,7 +201,7 @@ final class DemoPlaybackTests: XCTestCase {
         defer { player.close() }
         var seen: [String: SceneFrame] = [:]
         for m in r.demo.moments {
-            player.show(at: m.time)
+            try player.show(at: m.time)
             seen[m.name] = player.view.last
         }
         XCTAssertEqual(seen.count, 12)
@@ -238,6 +252,85 @@ final class DemoPlaybackTests: XCTestCase {
         XCTAssertLessThanOrEqual(stop.0, 40); XCTAssertEqual(stop.1, 130, accuracy: 15); XCTAssertGreaterThanOrEqual(stop.2, 245)
         XCTAssertEqual(stale.0, 0x8E, accuracy: 2); XCTAssertEqual(stale.1, 0x8E, accuracy: 2); XCTAssertEqual(stale.2, 0x93, accuracy: 2)
         XCTAssertEqual(try PNGRead.rgba(path: r.demo.cyclePath).height, 248)
+
+        // Every moment under the trip's banner (dark, across the tile's top) with its line on the
+        // map below it, ahead in the route's colour or travelled in its faded one.
+        let route = Color(r: 0xAF, g: 0x52, b: 0xDE), travelled = RouteStyle(color: route).faded
+        let lineColours: Set<[UInt8]> = [[route.r, route.g, route.b], [travelled.r, travelled.g, travelled.b]]
+        for i in 0..<12 {
+            let x0 = 4 + (i % 4) * 364, y0 = 4 + (i / 4) * 274
+            let o = ((y0 + 3) * sheet.width + x0 + 3) * 4
+            XCTAssertLessThan(Int(sheet.rgba[o]) + Int(sheet.rgba[o + 1]) + Int(sheet.rgba[o + 2]), 3 * 0x40, names[i])
+            var line = 0
+            for y in (y0 + 120)..<(y0 + 270) {
+                for x in x0..<(x0 + 360) where lineColours.contains(Array(sheet.rgba[(y * sheet.width + x) * 4 ..< (y * sheet.width + x) * 4 + 3])) {
+                    line += 1
+                }
+            }
+            XCTAssertGreaterThan(line, 300, names[i])
+        }
+    }
+
+    func testFramesFollowTheTripStopByStop() throws {
+        let r = try demoRun()
+        XCTAssertEqual(Set(r.lines.map { $0["trip"] as? String }), [DemoFeed.tripID])
+        let names = Dictionary(uniqueKeysWithValues: ([DemoFeed.terminal] + DemoFeed.places).map { ($0.id, $0.name) })
+        var order: [String] = []
+        var along = 0.0
+        for line in r.lines {
+            XCTAssertEqual(line["offRoute"] as? Bool, false, "\(line)")
+            if let d = line["distanceAlong"] as? Double {
+                // Forward only, give or take the receiver's wander.
+                XCTAssertGreaterThan(d, along - 5, "\(line)")
+                along = max(along, d)
+            }
+            guard let id = line["nextStopId"] as? String else { continue }
+            XCTAssertEqual(line["nextStop"] as? String, names[id])
+            if order.last != id { order.append(id) }
+        }
+        // Each stop in turn, the tunnel's dropout and the bus's speed notwithstanding.
+        XCTAssertEqual(order, ["erables", "saint-eloi", "tilleuls", "place-armes", "marche", "belvedere"])
+        // Dwelling at stop A, the stop after it is next; back at the terminal, none is.
+        let atA = try XCTUnwrap(r.lines.first { $0["atStop"] as? Bool == true && $0["nextStopId"] as? String == "saint-eloi" })
+        XCTAssertEqual(try XCTUnwrap(atA["distanceAlong"] as? Double), DemoFeed().calls[1].along * town.metresPerPixel, accuracy: 30)
+        let last = try XCTUnwrap(r.lines.last)
+        XCTAssertTrue(last["nextStopId"] is NSNull, "\(last)")
+        XCTAssertEqual(last["atStop"] as? Bool, true)
+    }
+
+    /// The view of the lap's moment at stop A, drawn with `overrides` over the demo's own.
+    private func frame(_ overrides: [String]) throws -> (pixels: [UInt32], bannerHeight: Int) {
+        let r = try demoRun()
+        let settings = try DemoPlayback(files: r.demo.files, overrides: ["display.mode=640x400"] + overrides).loadConfiguration().settings
+        let player = try DemoPlayer(settings: settings, width: 640, height: 400, physicalHeight: 400)
+        defer { player.close() }
+        try player.show(at: try XCTUnwrap(r.demo.moments.first { $0.name == "at stop A" }).time)
+        return withExtendedLifetime(player) {
+            let canvas = player.view.renderer.wholeCanvas()
+            var pixels: [UInt32] = []
+            for y in 0..<400 { for x in 0..<640 { pixels.append(canvas.pixel(x: x, y: y) & 0xFF_FFFF) } }
+            return (pixels, player.view.banner?.picture.height ?? 0)
+        }
+    }
+
+    func testTheBannerIsOverTheMapAndTheLineInTheRoutesColourUnderIt() throws {
+        let shown = try frame([]), noBanner = try frame(["transit.banner=none"])
+        let noTransit = try frame(["transit.gtfs=none", "transit.trip=none"])
+        let height = shown.bannerHeight
+        XCTAssertGreaterThan(height, 80)
+        XCTAssertLessThan(height, 200)
+        XCTAssertEqual(noBanner.bannerHeight, 0)
+        let purple: UInt32 = 0xAF52DE
+        // The banner: most of its pixels are not the map's, the badge in the route's colour; below
+        // it, the same picture with or without.
+        let split = height * 640
+        let differing = zip(shown.pixels[..<split], noBanner.pixels[..<split]).filter { $0 != $1 }.count
+        XCTAssertGreaterThan(differing, split * 9 / 10)
+        XCTAssertGreaterThan(shown.pixels[..<split].filter { $0 == purple }.count, 400, "the line's badge")
+        XCTAssertTrue(shown.pixels[split...].elementsEqual(noBanner.pixels[split...]), "the banner reaches below its own height")
+        // The line: the route's colour on the map, which has none of it without the trip.
+        XCTAssertGreaterThan(noBanner.pixels.filter { $0 == purple }.count, 1000)
+        XCTAssertEqual(noTransit.pixels.filter { $0 == purple }.count, 0)
     }
 
     func testOverridesCannotReplaceTheDriveOrTheTiles() throws {
