@@ -187,8 +187,10 @@ final class KMSPlanesTests: XCTestCase {
     func testTheDotOnAnOverlayPlaneAndTheFallback() throws {
         let shim = try TestEnvironment.temporaryDirectory("refuse-test-commits")
         defer { try? FileManager.default.removeItem(at: shim) }
+        let bus = try TransitBannerGuest()
+        defer { bus.remove() }
         let vm = try QEMUMachine.boot(display: .vkms, files: try Self.panFiles() + Self.tilePanFiles() + Self.creditFiles()
-                                   + [RefusedTestCommits.file(in: shim)])
+                                   + [RefusedTestCommits.file(in: shim)] + bus.files)
         defer { vm.shutdown() }
         XCTAssertFalse(vm.serialLog.contains("PULSEDOT-INSMOD-FAILED"), vm.serialLog)
         let parameters = try vm.run("cat /sys/module/vkms/parameters/enable_overlay /sys/module/drm_kms_helper/parameters/fbdev_emulation; ls /dev/fb0")
@@ -236,6 +238,7 @@ final class KMSPlanesTests: XCTestCase {
         try checkTheMapPansOnThePrimaryPlane(vm)
         try checkTheTiledMapPansOnThePrimaryPlane(vm)
         try checkACreditedTiledMapPansOnThePrimaryPlane(vm)
+        try checkTheBannerOnAnOverlayPlane(vm, bus)
 
         // SIGKILL leaves no time to switch anything off: the kernel removes the dead client's
         // framebuffers, and with them the planes that showed them go off.
