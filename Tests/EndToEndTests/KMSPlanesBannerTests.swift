@@ -49,6 +49,7 @@ extension KMSPlanesTests {
                 compared += 1
             }
         }
+        print("banner writeback: worst channel difference \(worst)/255 over \(compared) pixels")
         XCTAssertGreaterThan(compared, 50_000, file: file, line: line)
         XCTAssertLessThanOrEqual(worst, 2, "the writeback's banner against the host's (\(compared) pixels)", file: file, line: line)
         for p in try planes(vm) { XCTAssertEqual(p.int("FB_ID"), 0, "after exit: plane \(p.id) \(p.values)", file: file, line: line) }
