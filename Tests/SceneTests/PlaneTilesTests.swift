@@ -182,29 +182,10 @@ final class PlaneTilesTests: XCTestCase {
         XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map true", "dot true", "credit true"])
         let software = try view(s, waiting: true)
         XCTAssertEqual(software.renderer.screenLayers.count, 1, "the model draws the credit in its canvas")
-        var t = 1.0
-        let (lat, lon) = (Self.start.latitude, Self.start.longitude)
-        func frame(_ n: Int) throws {
-            let fix = Fix(latitude: lat - Double(n) * 0.00007, longitude: lon, mode: .threeD, horizontalError: 3,
-                          receivedAt: MonotonicInstant(nanoseconds: Int64(t * 1e9)))
-            driven.view.add(fix)
-            software.add(fix)
-            _ = software.draw(at: t)
-            driven.view.tiles?.preload(offset: software.last.offset)
-            try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
-            t += 0.1
-        }
+        let lockstep = Lockstep(driven: driven, software: software, display: display, differing: differing)
+        let frame = lockstep.frame, mismatched = lockstep.mismatched
         // Until the picture's tiles have arrived.
-        let deadline = Date().addingTimeInterval(30)
-        try frame(0)
-        func mismatched() -> Int {
-            let screen = display.screen()
-            return withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: display.spriteShown) }
-        }
-        while mismatched() > 0, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            try frame(0)
-        }
+        try lockstep.settle()
         for n in 0..<30 {
             try frame(n)
             let screen = display.screen()
@@ -246,6 +227,49 @@ final class PlaneTilesTests: XCTestCase {
         XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map false", "dot false", "credit false"])
     }
 
+    /// A view on the planes display and its software model, fed the same fixes frame by frame
+    /// (the dot driven south `n` × 7.8 m), and how far the display's screen is from the model.
+    private final class Lockstep {
+        let driven: DrivenDisplay
+        let software: SceneView
+        let display: PlanesDisplay
+        let differing: (PixelBuffer, PixelBuffer, Rect?) -> Int
+        var t = 1.0
+
+        init(driven: DrivenDisplay, software: SceneView, display: PlanesDisplay, differing: @escaping (PixelBuffer, PixelBuffer, Rect?) -> Int) {
+            self.driven = driven
+            self.software = software
+            self.display = display
+            self.differing = differing
+        }
+
+        func frame(_ n: Int) throws {
+            let fix = Fix(latitude: PlaneTilesTests.start.latitude - Double(n) * 0.00007, longitude: PlaneTilesTests.start.longitude,
+                          mode: .threeD, horizontalError: 3, receivedAt: MonotonicInstant(nanoseconds: Int64(t * 1e9)))
+            driven.view.add(fix)
+            software.add(fix)
+            _ = software.draw(at: t)
+            driven.view.tiles?.preload(offset: software.last.offset)
+            try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
+            t += 0.1
+        }
+
+        func mismatched() -> Int {
+            let screen = display.screen()
+            return withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, display.spriteShown) }
+        }
+
+        /// Frames at the start until the screen is the model (the tiles decoded off the loop arrived).
+        func settle() throws {
+            let deadline = Date().addingTimeInterval(30)
+            try frame(0)
+            while mismatched() > 0, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+                try frame(0)
+            }
+        }
+    }
+
     /// A translucent banner along the top, as the transit worker makes one (premultiplied).
     private func bannerPicture(_ shade: UInt32) -> Overlay {
         let o = Overlay(width: 300, height: 24)
@@ -271,28 +295,9 @@ final class PlaneTilesTests: XCTestCase {
         XCTAssertTrue(driven.view.renderer.screenLayers.isEmpty, "neither picture drawn into the canvas as well")
         XCTAssertEqual(driven.view.layersOnPlanes.map { "\($0.layer) \($0.onPlane)" }, ["map true", "dot true", "banner true", "credit true"])
         XCTAssertEqual(software.renderer.screenLayers.count, 2, "the model composites both, the credit on top")
-        var t = 1.0
-        let (lat, lon) = (Self.start.latitude, Self.start.longitude)
-        func frame(_ n: Int) throws {
-            let fix = Fix(latitude: lat - Double(n) * 0.00007, longitude: lon, mode: .threeD, horizontalError: 3,
-                          receivedAt: MonotonicInstant(nanoseconds: Int64(t * 1e9)))
-            driven.view.add(fix)
-            software.add(fix)
-            _ = software.draw(at: t)
-            driven.view.tiles?.preload(offset: software.last.offset)
-            try driven.present(driven.view.draw(at: t), frame: FrameStamp(sinceStart: t, monotonic: t))
-            t += 0.1
-        }
-        func mismatched() -> Int {
-            let screen = display.screen()
-            return withExtendedLifetime(screen) { differing(screen.buffer, software.renderer.canvas.buffer, except: display.spriteShown) }
-        }
-        let deadline = Date().addingTimeInterval(30)
-        try frame(0)
-        while mismatched() > 0, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
-            try frame(0)
-        }
+        let lockstep = Lockstep(driven: driven, software: software, display: display, differing: differing)
+        let frame = lockstep.frame, mismatched = lockstep.mismatched
+        try lockstep.settle()
         for n in 0..<20 {
             try frame(n)
             XCTAssertEqual(display.picturesShown.count, 2)

@@ -15,24 +15,8 @@ final class AutoTripLoopTests: XCTestCase {
         let feed = try BlockLoopTests.writeFeed(in: dir)
         // A watchdog, so the harness reads what the daemon tells systemd (STATUS= with the next stop).
         let h = try LoopHarness(config: TransitLoopTests.config(feed: feed, dir: dir, trip: "auto") + "banner = none\n", watchdogUsec: "30000000")
-        var t = 1.0
         var statusBeforeT1 = 0
-        func fix(_ y: Double) {
-            let p = TransitLoopTests.at(y)
-            h.waiting.at(t) { h.source.deliver(latitude: p.lat, longitude: p.lon, at: h.waiting.now()) }
-            t += 0.5
-        }
-        for _ in 0..<3 { fix(0) }
-        for y in stride(from: 20.0, through: 1400, by: 20) {
-            fix(y)
-            if y == 700 { for _ in 0..<4 { fix(700) } }
-        }
-        for _ in 0..<4 { fix(1400) }
-        for y in stride(from: 1380.0, through: 0, by: -20) {
-            fix(y)
-            if y == 700 { for _ in 0..<4 { fix(700) } }
-        }
-        for _ in 0..<4 { fix(0) }
+        let t = BlockLoopTests.driveThereAndBack(h)
         h.waiting.at(4) { statusBeforeT1 = h.notifications.filter { $0.text.contains("next stop") }.count }
         h.waiting.signal(SIGTERM, at: t + 0.5)
         XCTAssertEqual(try h.run(), 0)

@@ -32,11 +32,9 @@ final class BlockLoopTests: XCTestCase {
         return feed
     }
 
-    func testTheBlocksTripsFollowOneAnotherAtTheTerminus() throws {
-        let dir = try TestEnvironment.temporaryDirectory("transit-block").path
-        let feed = try Self.writeFeed(in: dir)
-        try "block B1\n".write(toFile: dir + "/trip", atomically: true, encoding: .utf8)
-        let h = try LoopHarness(config: TransitLoopTests.config(feed: feed, dir: dir, trip: "none") + "tripFile = \(dir)/trip\nbanner = none\n")
+    /// Fixes every half second from 1 s: the street north from A to C and back, standing a
+    /// moment at each stop. Returns the time after the last.
+    static func driveThereAndBack(_ h: LoopHarness) -> Double {
         var t = 1.0
         func fix(_ y: Double) {
             let p = TransitLoopTests.at(y)
@@ -54,6 +52,15 @@ final class BlockLoopTests: XCTestCase {
             if y == 700 { for _ in 0..<4 { fix(700) } }
         }
         for _ in 0..<4 { fix(0) }
+        return t
+    }
+
+    func testTheBlocksTripsFollowOneAnotherAtTheTerminus() throws {
+        let dir = try TestEnvironment.temporaryDirectory("transit-block").path
+        let feed = try Self.writeFeed(in: dir)
+        try "block B1\n".write(toFile: dir + "/trip", atomically: true, encoding: .utf8)
+        let h = try LoopHarness(config: TransitLoopTests.config(feed: feed, dir: dir, trip: "none") + "tripFile = \(dir)/trip\nbanner = none\n")
+        let t = Self.driveThereAndBack(h)
         h.waiting.signal(SIGTERM, at: t + 0.5)
         XCTAssertEqual(try h.run(), 0)
 
