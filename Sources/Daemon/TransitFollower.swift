@@ -54,7 +54,7 @@ final class TransitFollower {
     static func request(for settings: TransitSettings, block: String? = nil) -> TransitRequest? {
         guard let gtfs = settings.gtfs else { return nil }
         return TransitRequest(gtfs: gtfs, trip: settings.trip, block: block, auto: settings.autoTrip && settings.trip == nil && block == nil,
-                              language: settings.language, cacheDirectory: settings.cacheDirectory)
+                              language: settings.language, cacheDirectory: settings.cacheDirectory, feedStamp: FeedStamp.read(gtfs))
     }
 
     /// Whether `settings` ask for another load than the one under way or done.

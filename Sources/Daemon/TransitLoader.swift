@@ -16,12 +16,15 @@ struct TransitRequest: Sendable, Equatable {
     /// The names' language (`[transit] language`): translations.txt's where it has them.
     var language: String? = nil
     var cacheDirectory: String
+    /// The feed's files when asked for: a feed replaced at the same path is another load.
+    var feedStamp: FeedStamp? = nil
     /// Tells a load's messages from those of one a reload replaced.
     var generation: Int = 0
 
     /// What must change for the feed or the trip to be loaded again (the generation does not).
     func sameLoad(_ other: TransitRequest) -> Bool {
         gtfs == other.gtfs && trip == other.trip && block == other.block && auto == other.auto && language == other.language && cacheDirectory == other.cacheDirectory
+            && feedStamp == other.feedStamp
     }
 }
 
