@@ -21,7 +21,7 @@ extension RunDaemon {
     /// time, else the system's.
     func autoTripFix(_ fix: Fix) {
         guard let search = transit.autoSearch, transit.loaded?.trip == nil else { return }
-        let clock = fix.time.map { Double($0.secondsSinceEpoch) + Double($0.nanoseconds) / 1e9 } ?? environment.wallClock()
+        let clock = scheduleClock
         let latitude = fix.latitude, longitude = fix.longitude, fixTime = fix.receivedAt.seconds, handover = transit.handover
         let submitted = environment.runTransitJob {
             search.fix(latitude: latitude, longitude: longitude, clock: clock, fixTime: fixTime, to: handover)

@@ -22,7 +22,7 @@ extension RunDaemon {
         }
         log.info("transit: loading \(request.gtfs) (index in \(request.cacheDirectory))" + (request.trip.map { ", trip \($0)" } ?? ""))
         let handover = transit.handover
-        let now = environment.wallClock()
+        let now = scheduleClock
         let submitted = environment.runTransitJob { TransitLoader.run(request, now: now, to: handover) }
         if !submitted { log.error("transit: no worker thread to import the feed on: transit is off until a reload") }
     }
@@ -55,7 +55,7 @@ extension RunDaemon {
     private func transitLoaded(_ loaded: TransitLoaded) {
         transit.take(loaded, settings: settings.transit)
         transit.announced = nil
-        let wall = environment.wallClock()
+        let wall = scheduleClock
         let agency = loaded.info.agencies.first.map { "\($0.name), " } ?? ""
         let service = loaded.info.service.map { $0.summary(at: Int64(wall.rounded(.down)), in: loaded.zone) } ?? "no service days in the feed"
         log.info("transit: index \(loaded.indexPath) \(loaded.reused ? "reused" : "built"): \(agency)\(loaded.info.routes) routes, \(loaded.info.trips) trips; \(service)")
@@ -110,7 +110,7 @@ extension RunDaemon {
             return
         }
         transitRouteShown()
-        transitPeriodCheck(wall: environment.wallClock())
+        transitPeriodCheck(wall: scheduleClock)
         if transit.nextStop?.sequence != before { sendStatus() }
     }
 
@@ -152,6 +152,15 @@ extension RunDaemon {
             return "off route (\(away) from line \(trip.route.shortName ?? trip.route.routeID))"
         case .backOnRoute: return "back on route"
         }
+    }
+
+    /// The schedule's clock (UTC seconds): the last fix's own time, moved on by the monotonic time
+    /// since it came, so a board whose clock is not set yet still finds today's service; the
+    /// system clock before the first fix with a time.
+    var scheduleClock: Double {
+        guard let fix = lastFix, let time = fix.time else { return environment.wallClock() }
+        let since = max(waiting.now().seconds - fix.receivedAt.seconds, 0)
+        return Double(time.secondsSinceEpoch) + Double(time.nanoseconds) / 1e9 + since
     }
 
     /// For the STATUS line: the next stop's name, when a trip is followed and one is ahead.

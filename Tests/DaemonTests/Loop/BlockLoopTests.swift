@@ -77,4 +77,22 @@ final class BlockLoopTests: XCTestCase {
             "transit: arrived at Plac Wolności (stop 3 of 3)",
         ], h.log)
     }
+
+    /// The schedule's clock is the fixes' own time: the system clock says 09:00 (T1's time), the
+    /// receiver 09:21 (T2's), and the block's trip is the receiver's.
+    func testTheFixesTimeChoosesTheBlocksTrip() throws {
+        let dir = try TestEnvironment.temporaryDirectory("transit-block-clock").path
+        let feed = try Self.writeFeed(in: dir)
+        let h = try LoopHarness(config: TransitLoopTests.config(feed: feed, dir: dir, trip: "none") + "tripFile = \(dir)/trip\nbanner = none\n")
+        let receiver = Int64(LoopHarness.wallStart) + 21 * 60
+        for (i, s) in stride(from: 1.0, through: 4, by: 0.5).enumerated() {
+            let p = TransitLoopTests.at(1400)
+            h.waiting.at(s) { h.source.deliver(latitude: p.lat, longitude: p.lon, utc: receiver + Int64(i), at: h.waiting.now()) }
+        }
+        h.waiting.at(2.2) { try? "block B1\n".write(toFile: dir + "/trip", atomically: true, encoding: .utf8) }
+        h.waiting.signal(SIGTERM, at: 4.5)
+        XCTAssertEqual(try h.run(), 0)
+        XCTAssertEqual(h.logged("transit: block B1: 2 trips on service day 2027-01-15; trip 2 of 2 is followed").count, 1, h.log)
+        XCTAssertEqual(h.logged("transit: trip T2 ").count, 1, h.log)
+    }
 }

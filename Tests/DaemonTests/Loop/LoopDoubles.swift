@@ -113,8 +113,11 @@ final class ScriptedSource: PositionSource {
     var reconnects: Int { reconnectCount }
     var skippedLines: Int { skippedCount }
 
-    func deliver(latitude: Double = 45.5, longitude: Double = -73.6, error: Double = 5, at now: MonotonicInstant) {
-        emit(.fix(Fix(latitude: latitude, longitude: longitude, mode: .threeD, horizontalError: error, receivedAt: now)))
+    /// `utc`: the receiver's time of fix, seconds since the epoch; nil: none given.
+    func deliver(latitude: Double = 45.5, longitude: Double = -73.6, error: Double = 5, utc: Int64? = nil, at now: MonotonicInstant) {
+        var fix = Fix(latitude: latitude, longitude: longitude, mode: .threeD, horizontalError: error, receivedAt: now)
+        fix.time = utc.map { FixTime(secondsSinceEpoch: $0) }
+        emit(.fix(fix))
     }
 
     func say(_ text: String) { emit(.log(.warning, text, topic: "scripted")) }
