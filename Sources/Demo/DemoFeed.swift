@@ -3,6 +3,7 @@ import Geo
 import Location
 import Raster
 import Syscall
+import Transit
 
 /// The demo town's bus line as its agency would publish it: a GTFS feed of one agency, one route
 /// and one trip round the loop, made from the town and the drive, so the trip's line is the route
@@ -59,6 +60,16 @@ public struct DemoFeed: Sendable {
 
     public init(drive: DemoDrive = DemoDrive()) { self.drive = drive }
 
+    /// Each lap of the drive is a run of the trip: frequencies.txt repeats it every lap (the
+    /// lap's length in whole seconds), as many times as the demo writes laps, so the display demo
+    /// tells each lap's run from the fixes (`trip = auto`).
+    public var headway: Int { Int(drive.timeline.duration.rounded()) }
+
+    /// The first lap's run, which the headless demo draws.
+    public static var firstRun: TripChoice {
+        TripChoice(tripID: tripID, start: Int(DemoDrive.startTime.secondsSinceEpoch % 86_400))
+    }
+
     /// The trip's stops in order, the terminal first and last: dwelling where the drive dwells,
     /// passing the others the second the drive does.
     public var calls: [Call] {
@@ -111,6 +122,8 @@ public struct DemoFeed: Sendable {
             ("stops.txt", stops),
             ("stop_times.txt", stopTimes),
             ("shapes.txt", shapes),
+            ("frequencies.txt", "trip_id,start_time,end_time,headway_secs,exact_times\n"
+                + row([Self.tripID, clock(0), clock(headway * DemoFiles.maxLaps), String(headway), "1"])),
         ]
     }
 

@@ -85,10 +85,11 @@ public struct DemoFiles: Sendable {
         follow = center
 
         [transit]
-        # The town's bus line as its agency would publish it (GTFS, in town-gtfs): the trip round the
-        # loop followed fix by fix, its line on the map and a banner naming the next stops.
+        # The town's bus line as its agency would publish it (GTFS, in town-gtfs): a run of its trip
+        # round the loop every lap, each told from the fixes (the shape they follow, the run the
+        # clock says), followed fix by fix, its line on the map and a banner naming the next stops.
         gtfs = town-gtfs
-        trip = \(DemoFeed.tripID)
+        trip = auto
         # The feed's index, built by the first run and reused while the feed is the same.
         cache = transit-cache
 

@@ -77,7 +77,8 @@ public struct DemoPlayback {
         try files.write()
         let settings = try loadConfiguration().settings
         let size = settings.display.headlessFrameSize
-        let player = try DemoPlayer(settings: settings, width: size.width, height: size.height, physicalHeight: size.height)
+        let player = try DemoPlayer(settings: settings, width: size.width, height: size.height, physicalHeight: size.height,
+                                    demoFeed: files.feedPath)
         defer { player.close() }
         let frames: PNGFrames
         do {
@@ -138,7 +139,7 @@ public struct DemoPlayback {
         let frameWidth = settings.display.headlessFrameSize.width
         let bannerScale = settings.dot.scale(forDisplayLines: physicalHeight) * Double(tileWidth) / Double(max(frameWidth, tileWidth))
         let player = try DemoPlayer(settings: tileSettings, width: tileWidth, height: tileHeight, physicalHeight: physicalHeight,
-                                    bannerScale: bannerScale)
+                                    bannerScale: bannerScale, demoFeed: files.feedPath)
         defer { player.close() }
         for (i, moment) in moments.enumerated() {
             try player.show(at: moment.time)
@@ -160,8 +161,10 @@ final class DemoPlayer {
     let transit: InlineTransit?
     private var replay: ReplaySource
 
-    /// `bannerScale`: the banner's, when the view stands for a larger screen (nil: the view's).
-    init(settings given: Settings, width: Int, height: Int, physicalHeight: Int, bannerScale: Double? = nil) throws(DemoError) {
+    /// `bannerScale`: the banner's, when the view stands for a larger screen (nil: the view's);
+    /// `demoFeed`: the demo's own feed, whose `trip = auto` is drawn as its first run.
+    init(settings given: Settings, width: Int, height: Int, physicalHeight: Int, bannerScale: Double? = nil,
+         demoFeed: String? = nil) throws(DemoError) {
         var settings = given
         let files: MapFiles
         do { files = try MapFiles.open(&settings) } catch { throw DemoError(error) }
@@ -177,7 +180,13 @@ final class DemoPlayer {
         } catch { throw DemoError(error) }
         // The service day is the drive's, whatever the machine's date.
         do {
-            transit = try InlineTransit(settings: settings.transit, view: view, now: Double(DemoDrive.startTime.secondsSinceEpoch))
+            // One lap is drawn: the first run of the trip, the one `trip = auto` tells on the display.
+            var followed = settings.transit
+            if followed.autoTrip, let demoFeed, followed.gtfs == demoFeed {
+                followed.autoTrip = false
+                followed.trip = DemoFeed.firstRun
+            }
+            transit = try InlineTransit(settings: followed, view: view, now: Double(DemoDrive.startTime.secondsSinceEpoch))
         } catch {
             view.close()
             throw DemoError(error)

@@ -45,6 +45,31 @@ final class DemoFeedTests: XCTestCase {
         XCTAssertEqual(i.trip.destination, "Terminus Belvédère")
     }
 
+    /// Each lap is a run of the trip (frequencies.txt, a lap apart): the fixes of laps 1 to 3
+    /// tell, as `trip = auto` does on the display, the run that lap is, soon after it starts.
+    func testEachLapIsTheNextRunOfTheTrip() throws {
+        let i = try imported()
+        XCTAssertEqual(i.report.info.frequencies, 1)
+        let zone = try TimeZoneRules.load(DemoFeed.timeZone)
+        let fixes = i.feed.drive.fixes(laps: 3)
+        let first = try XCTUnwrap(DemoFeed.firstRun.start)
+        for lap in 0..<3 {
+            let detector = TripDetector(index: i.index, zone: zone)
+            let start = Double(lap) * i.feed.drive.timeline.duration
+            var decision: TripDetector.Decision?
+            var when = 0.0
+            for (t, fix) in fixes where t >= start && t < start + i.feed.drive.timeline.duration {
+                guard let fix, let time = fix.time, decision == nil else { continue }
+                decision = try detector.update(latitude: fix.latitude, longitude: fix.longitude, time: Double(time.secondsSinceEpoch)).decision
+                when = t - start
+            }
+            let d = try XCTUnwrap(decision, "lap \(lap + 1): no run told")
+            XCTAssertEqual(d.choice, TripChoice(tripID: DemoFeed.tripID, start: first + lap * i.feed.headway), d.reason)
+            XCTAssertLessThan(when, 60, "lap \(lap + 1) told \(when) s after it began: \(d.reason)")
+            XCTAssertLessThanOrEqual(abs(d.late), 30, d.reason)
+        }
+    }
+
     func testTheTripsStopsAreOnTheDrivesPathInItsOrder() throws {
         let i = try imported()
         let town = i.feed.drive.town, metres = town.metresPerPixel

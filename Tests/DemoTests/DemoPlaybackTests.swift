@@ -65,7 +65,8 @@ final class DemoPlaybackTests: XCTestCase {
         // The feed and its index cache beside the configuration, as the tiles are.
         XCTAssertEqual(settings.transit.gtfs, files.feedPath)
         XCTAssertEqual(settings.transit.cache, files.transitCachePath)
-        XCTAssertEqual(settings.transit.trip, TripChoice(tripID: DemoFeed.tripID))
+        XCTAssertTrue(settings.transit.autoTrip, "the display demo tells each lap's run from the fixes")
+        XCTAssertNil(settings.transit.trip)
         XCTAssertEqual(settings.transit.banner, .top)
         XCTAssertTrue(FileManager.default.fileExists(atPath: files.transitCachePath), "the index is built where the configuration says")
 
@@ -302,7 +303,7 @@ final class DemoPlaybackTests: XCTestCase {
     private func frame(_ overrides: [String]) throws -> (pixels: [UInt32], bannerHeight: Int) {
         let r = try demoRun()
         let settings = try DemoPlayback(files: r.demo.files, overrides: ["display.mode=640x400"] + overrides).loadConfiguration().settings
-        let player = try DemoPlayer(settings: settings, width: 640, height: 400, physicalHeight: 400)
+        let player = try DemoPlayer(settings: settings, width: 640, height: 400, physicalHeight: 400, demoFeed: r.demo.files.feedPath)
         defer { player.close() }
         try player.show(at: try XCTUnwrap(r.demo.moments.first { $0.name == "at stop A" }).time)
         return withExtendedLifetime(player) {
