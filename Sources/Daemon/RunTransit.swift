@@ -1,6 +1,7 @@
 import Compositor
 import Config
 import Location
+import Loop
 import Outputs
 import Positioning
 import Scene

@@ -93,11 +93,13 @@ final class TransitImportTests: XCTestCase {
         XCTAssertEqual(notIndex.stderr.split(separator: "\n").count, 1, notIndex.stderr)
     }
 
-    /// `transit`, `transit import` and `transit info` each answer --help; a wrong word is refused.
+    /// `transit`, `transit import`, `transit info` and `transit banner` each answer --help; a wrong
+    /// word is refused.
     func testEverySubcommandAnswersHelp() throws {
-        for (args, first) in [(["transit", "--help"], "usage: pulsedot transit [import|info]"),
+        for (args, first) in [(["transit", "--help"], "usage: pulsedot transit [import|info|banner]"),
                               (["transit", "import", "-h"], "usage: pulsedot transit import [FEED] [--out FILE] [--cache DIR]"),
-                              (["transit", "info", "--help"], "usage: pulsedot transit info [INDEX] [--trip TRIP_ID[@HH:MM:SS]]")] {
+                              (["transit", "info", "--help"], "usage: pulsedot transit info [INDEX] [--trip TRIP_ID[@HH:MM:SS]]"),
+                              (["transit", "banner", "--help"], "usage: pulsedot transit banner [INDEX] --trip TRIP_ID[@HH:MM:SS] --next-stop N --out FILE.png")] {
             let run = try pulsedot(args)
             XCTAssertEqual(run.status, 0, "\(args): \(run.stderr)")
             XCTAssertEqual(run.stderr, "")
@@ -105,7 +107,7 @@ final class TransitImportTests: XCTestCase {
         }
         let bad = try pulsedot(["transit", "export"])
         XCTAssertEqual(bad.status, 2)
-        XCTAssertTrue(bad.stderr.hasPrefix("pulsedot: transit: unknown subcommand 'export': import or info\nusage: pulsedot transit"), bad.stderr)
+        XCTAssertTrue(bad.stderr.hasPrefix("pulsedot: transit: unknown subcommand 'export': import, info or banner\nusage: pulsedot transit"), bad.stderr)
         let none = try pulsedot(["transit", "import"])
         XCTAssertEqual(none.status, 2)
         XCTAssertTrue(none.stderr.hasPrefix("pulsedot: transit import: expected one FEED (a GTFS zip or folder)\n"), none.stderr)
