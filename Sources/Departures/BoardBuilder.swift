@@ -93,10 +93,8 @@ public struct BoardBuilder {
         rows.sort { ($0.time, $0.base.tripID, $0.base.stopID) < ($1.time, $1.base.tripID, $1.base.stopID) }
         for row in rows where row.time >= now {
             guard departures.count < limit else { break }
-            let b = row.base
-            departures.append(Departure(tripID: b.tripID, route: b.route, headsign: b.headsign, stopID: b.stopID, platformCode: b.platformCode,
-                                        stopSequence: b.stopSequence, scheduled: b.departure, predicted: row.predicted, live: row.live,
-                                        cancelled: row.cancelled, skipped: row.skipped, minutes: Int((row.time - now) / 60)))
+            departures.append(Departure(timetable: row.base, predicted: row.predicted, live: row.live, cancelled: row.cancelled,
+                                        skipped: row.skipped, minutes: Int(clamping: (row.time - now) / 60)))
         }
         return DepartureBoard(departures: departures, tally: tally)
     }
@@ -188,7 +186,7 @@ public struct BoardBuilder {
                   let time = stopUpdate.departure?.time ?? stopUpdate.arrival?.time else { continue }
             let base = TransitIndex.StopDeparture(
                 tripID: trip.tripID ?? "", route: shown, headsign: table?.headsign ?? "", stopID: board.stopID,
-                platformCode: board.platformCode, stopSequence: Int(stopUpdate.stopSequence ?? UInt32(k + 1)), departure: time,
+                platformCode: board.platformCode, stopSequence: stopUpdate.stopSequence.flatMap { Int(exactly: $0) } ?? k + 1, departure: time,
                 startDate: date, startTime: start, frequencyBased: false)
             rows.append(Row(base: base, predicted: time, live: true))
         }

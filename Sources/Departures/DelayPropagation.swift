@@ -24,8 +24,10 @@ enum DelayPropagation {
             // stop_sequence first (a loop visits a stop twice); a stop_id alone is looked for
             // from the previous update on, for the same reason.
             let index: Int?
-            if let sequence = update.stopSequence {
-                index = stops.firstIndex { $0.sequence == Int(sequence) }
+            if let wire = update.stopSequence {
+                // A uint32 past a 32-bit Int names no stop of ours.
+                let sequence = Int(exactly: wire)
+                index = stops.firstIndex { $0.sequence == sequence }
             } else if let id = update.stopID {
                 index = stops[searchFrom...].firstIndex { $0.stopID == id } ?? stops.firstIndex { $0.stopID == id }
             } else {
@@ -53,8 +55,8 @@ enum DelayPropagation {
                     carried = delay(of: update, stop, origin: origin, timeOnly: timeOnly)
                 }
             }
-            guard let carried, let leave else { continue }
-            out[i].predicted = origin + Int64(leave) + carried
+            guard let carried, let leave, let predicted = Self.sum(origin + Int64(leave), carried) else { continue }
+            out[i].predicted = predicted
             out[i].live = true
         }
         return out
@@ -65,10 +67,16 @@ enum DelayPropagation {
     static func delay(of update: StopTimeUpdate, _ stop: TransitIndex.TripTimetable.Stop, origin: Int64, timeOnly: Bool) -> Int64? {
         func of(_ event: StopTimeEvent?, scheduled: Int?) -> Int64? {
             guard let event else { return nil }
-            if let time = event.time, let scheduled { return time - (origin + Int64(scheduled)) }
+            if let time = event.time, let scheduled { return sum(time, -(origin + Int64(scheduled))) }
             if !timeOnly, let delay = event.delay { return Int64(delay) }
             return nil
         }
         return of(update.departure, scheduled: stop.departure ?? stop.arrival) ?? of(update.arrival, scheduled: stop.arrival ?? stop.departure)
+    }
+
+    /// A feed's times are any int64: one far out of range gives no prediction rather than a trap.
+    static func sum(_ a: Int64, _ b: Int64) -> Int64? {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : value
     }
 }

@@ -1,15 +1,10 @@
 import Transit
 
-/// One line of a stop's departures board: the timetable's time, and what realtime says of it.
+/// One line of a stop's departures board: the timetable's row, and what realtime says of it.
 public struct Departure: Equatable, Sendable {
-    public let tripID: String
-    public let route: Trip.Route
-    public let headsign: String
-    public let stopID: String
-    public let platformCode: String?
-    public let stopSequence: Int
-    /// UTC seconds. A NEW trip has no timetable: its own predicted time stands here too.
-    public let scheduled: Int64
+    /// Trip, route, headsign, stop and platform, the scheduled time. A NEW trip has no timetable:
+    /// its own predicted time stands as the scheduled one.
+    public let timetable: TransitIndex.StopDeparture
     /// UTC seconds; nil when realtime says nothing of this stop (or it is cancelled or skipped).
     public let predicted: Int64?
     /// The time comes from realtime, not only the timetable.
@@ -19,18 +14,13 @@ public struct Departure: Equatable, Sendable {
     /// Whole minutes from `now` to `time`, rounded down; 0 is for the caller to word ("now").
     public let minutes: Int
 
+    /// UTC seconds.
+    public var scheduled: Int64 { timetable.departure }
     /// What the board sorts and counts by.
     public var time: Int64 { predicted ?? scheduled }
 
-    public init(tripID: String, route: Trip.Route, headsign: String, stopID: String, platformCode: String?, stopSequence: Int,
-                scheduled: Int64, predicted: Int64?, live: Bool, cancelled: Bool, skipped: Bool, minutes: Int) {
-        self.tripID = tripID
-        self.route = route
-        self.headsign = headsign
-        self.stopID = stopID
-        self.platformCode = platformCode
-        self.stopSequence = stopSequence
-        self.scheduled = scheduled
+    public init(timetable: TransitIndex.StopDeparture, predicted: Int64?, live: Bool, cancelled: Bool, skipped: Bool, minutes: Int) {
+        self.timetable = timetable
         self.predicted = predicted
         self.live = live
         self.cancelled = cancelled

@@ -108,6 +108,6 @@ enum BoardFixture {
 
 extension DepartureBoard {
     func row(_ trip: String, _ stop: String) -> Departure? {
-        departures.first { $0.tripID == trip && $0.stopID == stop }
+        departures.first { $0.timetable.tripID == trip && $0.timetable.stopID == stop }
     }
 }

@@ -20,13 +20,13 @@ final class RealtimeRulesTests: XCTestCase {
         XCTAssertEqual(later.predicted, F.local(8, 42))
         XCTAssertTrue(later.live)
         XCTAssertEqual(later.minutes, 22)
-        XCTAssertEqual(later.headsign, "PRAÇA TERMINAL PAPICU, SN", "no headsign in the feed: its last stop's name")
+        XCTAssertEqual(later.timetable.headsign, "PRAÇA TERMINAL PAPICU, SN", "no headsign in the feed: its last stop's name")
         let earlier = try XCTUnwrap(board.row(trip, "2675"))
         XCTAssertEqual(earlier.scheduled, F.local(8, 34))
         XCTAssertNil(earlier.predicted)
         XCTAssertFalse(earlier.live)
         // Other trips at the stop are the timetable's.
-        XCTAssertTrue(board.departures.filter { $0.tripID != trip }.allSatisfy { !$0.live && $0.predicted == nil })
+        XCTAssertTrue(board.departures.filter { $0.timetable.tripID != trip }.allSatisfy { !$0.live && $0.predicted == nil })
         XCTAssertEqual(board.tally.applied, 1)
     }
 
@@ -91,7 +91,7 @@ final class RealtimeRulesTests: XCTestCase {
         let row = try XCTUnwrap(board.row("NEW-1", "2662"))
         XCTAssertEqual(row.predicted, F.local(9, 6))
         XCTAssertTrue(row.live)
-        XCTAssertEqual(row.route.shortName, "810-Papicu/Praia do Futuro")
+        XCTAssertEqual(row.timetable.route.shortName, "810-Papicu/Praia do Futuro")
         XCTAssertNil(board.row("NEW-1", "2657"))
     }
 
@@ -101,7 +101,7 @@ final class RealtimeRulesTests: XCTestCase {
         let board = try F.board("duplicated", stops: ["2662"])
         let copy = try XCTUnwrap(board.row("U810-DUPLICATE", "2662"))
         XCTAssertEqual(copy.scheduled, F.local(9, 10))
-        XCTAssertEqual(copy.route.routeID, "810")
+        XCTAssertEqual(copy.timetable.route.routeID, "810")
         XCTAssertEqual(try XCTUnwrap(board.row(trip, "2662")).scheduled, F.local(8, 40))
     }
 
@@ -111,6 +111,16 @@ final class RealtimeRulesTests: XCTestCase {
         XCTAssertEqual(board.tally.unknownTrips, 1)
         XCTAssertEqual(board.tally.unknownStops, 1)
         XCTAssertEqual(board.departures, try F.board(nil, stops: ["2662"]).departures)
+    }
+
+    /// A time no subtraction can hold and a stop_sequence past any stop: no prediction, no trap
+    /// (Int may be 32-bit), the sequence counted as an unknown stop.
+    func testOutOfRangeValuesGiveNoPrediction() throws {
+        let board = try F.board("out_of_range", stops: ["2662"])
+        let row = try XCTUnwrap(board.row(trip, "2662"))
+        XCTAssertNil(row.predicted)
+        XCTAssertFalse(row.live)
+        XCTAssertEqual(board.tally.unknownStops, 1)
     }
 
     /// No start_date: the run of the service day nearest now (today's, not yesterday's).

@@ -72,17 +72,15 @@ def cases():
     stop(update(f), sequence=3, dep_delay=120)
     out["delay_at_3"] = f
 
-    f = feed()
-    tu = update(f)
-    stop(tu, sequence=3, dep_delay=120)
-    stop(tu, sequence=6, relationship=STU.SCHEDULED)
-    out["scheduled_at_6"] = f
-
-    f = feed()
-    tu = update(f)
-    stop(tu, sequence=3, dep_delay=120)
-    stop(tu, stop_id="2662", relationship=STU.SKIPPED)
-    out["skipped_8"] = f
+    # Stop 3 two minutes late, then stop 6 SCHEDULED without times, or NO_DATA, or stop 8 skipped.
+    for name, then in (("scheduled_at_6", dict(sequence=6, relationship=STU.SCHEDULED)),
+                       ("no_data_at_6", dict(sequence=6, relationship=STU.NO_DATA)),
+                       ("skipped_8", dict(stop_id="2662", relationship=STU.SKIPPED))):
+        f = feed()
+        tu = update(f)
+        stop(tu, sequence=3, dep_delay=120)
+        stop(tu, **then)
+        out[name] = f
 
     f = feed()
     tu = update(f)
@@ -92,12 +90,6 @@ def cases():
     f = feed()
     stop(update(f), sequence=3, arr_delay=180)
     out["arrival_only"] = f
-
-    f = feed()
-    tu = update(f)
-    stop(tu, sequence=3, dep_delay=120)
-    stop(tu, sequence=6, relationship=STU.NO_DATA)
-    out["no_data_at_6"] = f
 
     f = feed()
     update(f, relationship=rt.TripDescriptor.CANCELED)
@@ -124,6 +116,13 @@ def cases():
     stop(update(f, trip_id="NOT-IN-THE-FEED"), sequence=3, dep_delay=60)
     stop(update(f), stop_id="999999", dep_delay=60)
     out["unknown"] = f
+
+    # Values no producer should send: the largest stop_sequence, the smallest time.
+    f = feed()
+    tu = update(f)
+    stop(tu, sequence=3, dep_time=-(2 ** 63))
+    stop(tu, sequence=2 ** 32 - 1, dep_delay=60)
+    out["out_of_range"] = f
 
     f = feed()
     stop(update(f, start_date=None), sequence=3, dep_delay=240)
