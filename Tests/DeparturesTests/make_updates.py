@@ -30,37 +30,25 @@ def feed():
     return f
 
 
+def present(message, **fields):
+    """Sets the fields given (None: left out, so the reader sees them missing, as proto2 keeps)."""
+    for name, value in fields.items():
+        if value is not None:
+            setattr(message, name, value)
+
+
 def update(f, trip_id=TRIP, relationship=rt.TripDescriptor.SCHEDULED, start_date=DAY, route_id=None, start_time=None):
-    e = f.entity.add(id="e%d" % len(f.entity))
-    tu = e.trip_update
-    if trip_id is not None:
-        tu.trip.trip_id = trip_id
-    if start_date is not None:
-        tu.trip.start_date = start_date
-    if start_time is not None:
-        tu.trip.start_time = start_time
-    if route_id is not None:
-        tu.trip.route_id = route_id
-    tu.trip.schedule_relationship = relationship
+    tu = f.entity.add(id="e%d" % len(f.entity)).trip_update
+    present(tu.trip, trip_id=trip_id, start_date=start_date, start_time=start_time, route_id=route_id,
+            schedule_relationship=relationship)
     return tu
 
 
 def stop(tu, sequence=None, stop_id=None, relationship=None, dep_delay=None, dep_time=None, arr_delay=None, arr_time=None):
     s = tu.stop_time_update.add()
-    if sequence is not None:
-        s.stop_sequence = sequence
-    if stop_id is not None:
-        s.stop_id = stop_id
-    if relationship is not None:
-        s.schedule_relationship = relationship
-    if dep_delay is not None:
-        s.departure.delay = dep_delay
-    if dep_time is not None:
-        s.departure.time = dep_time
-    if arr_delay is not None:
-        s.arrival.delay = arr_delay
-    if arr_time is not None:
-        s.arrival.time = arr_time
+    present(s, stop_sequence=sequence, stop_id=stop_id, schedule_relationship=relationship)
+    present(s.departure, delay=dep_delay, time=dep_time)
+    present(s.arrival, delay=arr_delay, time=arr_time)
     return s
 
 
