@@ -95,6 +95,19 @@ final class RealtimeRulesTests: XCTestCase {
         XCTAssertNil(board.row("NEW-1", "2657"))
     }
 
+    /// REPLACEMENT: the run's timetable row gives way to the update's own time (one row, live);
+    /// the deprecated ADDED is read as NEW.
+    func testAReplacementReplacesTheRunAndAddedIsNew() throws {
+        let board = try F.board("replacement_and_added", stops: ["2662"])
+        let replaced = board.departures.filter { $0.timetable.tripID == trip }
+        XCTAssertEqual(replaced.map(\.time), [F.local(8, 50)])
+        XCTAssertEqual(replaced.first?.live, true)
+        XCTAssertEqual(replaced.first?.timetable.route.routeID, "810")
+        let added = try XCTUnwrap(board.row("ADDED-1", "2662"))
+        XCTAssertEqual(added.predicted, F.local(9, 15))
+        XCTAssertEqual(board.tally.applied, 2)
+    }
+
     /// DUPLICATED: the trip again from 09:02 (30 minutes after its 08:32), under its new id; the
     /// timetable's run stays.
     func testADuplicatedTripIsACopyAtTheNewStart() throws {

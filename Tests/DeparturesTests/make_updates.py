@@ -93,6 +93,16 @@ def cases():
     stop(tu, sequence=2, stop_id="2657", arr_time=local(9, 8))
     out["new_trip"] = f
 
+    # REPLACEMENT: the trip's stops and times replaced whole; ADDED, deprecated, read as NEW.
+    f = feed()
+    tu = update(f, relationship=rt.TripDescriptor.REPLACEMENT)
+    stop(tu, stop_id="2662", dep_time=local(8, 50))
+    stop(tu, stop_id="6079", arr_time=local(9, 5))
+    tu = update(f, trip_id="ADDED-1", relationship=rt.TripDescriptor.ADDED, route_id="810")
+    stop(tu, stop_id="2662", dep_time=local(9, 15))
+    stop(tu, stop_id="6079", arr_time=local(9, 30))
+    out["replacement_and_added"] = f
+
     f = feed()
     tu = update(f, relationship=rt.TripDescriptor.DUPLICATED)
     tu.trip_properties.trip_id = "U810-DUPLICATE"
