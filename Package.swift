@@ -80,6 +80,10 @@ let package = Package(
         .target(name: "FeedFetch", dependencies: ["COpenSSL", "CZlib", "HTTPWire", "Syscall"]),
         .testTarget(name: "FeedFetchTests", dependencies: ["FeedFetch", "GTFSRealtime", "HTTPWire", "Syscall", "TestSupport"], exclude: ["feed_server.py"]),
         .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "TestSupport", "Transit"]),
+        // A stop's departures board: the timetable's departures with GTFS-realtime's TripUpdates
+        // applied by the spec's rules. Pure logic over the index, no Foundation.
+        .target(name: "Departures", dependencies: ["GTFS", "GTFSRealtime", "Transit"]),
+        .testTarget(name: "DeparturesTests", dependencies: ["Departures", "GTFS", "GTFSRealtime", "TestSupport", "Transit"], exclude: ["make_updates.py"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),
         .testTarget(name: "TileMapTests", dependencies: ["Compositor", "Geo", "LocationDot", "PNG", "Raster", "TestSupport", "TileDecode", "TileMap", "Tiles"]),
