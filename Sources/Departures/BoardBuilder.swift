@@ -80,9 +80,9 @@ public struct BoardBuilder {
                     rows[i].predicted = nil
                 }
             case .deleted:
-                rows = rows.enumerated().filter { !matching.contains($0.offset) }.map(\.element)
+                rows = rows.enumerated().filter { !matching.contains($0.offset) }.map { $0.element }
             case .replacement:
-                rows = rows.enumerated().filter { !matching.contains($0.offset) }.map(\.element)
+                rows = rows.enumerated().filter { !matching.contains($0.offset) }.map { $0.element }
                 try added(update, timetable: table, now: now, into: &rows)
             default:
                 apply(update, table: table, to: matching, in: &rows, tally: &tally)

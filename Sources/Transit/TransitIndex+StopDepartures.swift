@@ -61,7 +61,7 @@ extension TransitIndex {
     /// seconds, both included), in departure order. A trip's last stop, and a stop with
     /// pickup_type 1, are no departures.
     public func departures(at stopIDs: [String], from: Int64, to: Int64, in zone: TimeZoneRules) throws(TransitError) -> [StopDeparture] {
-        let stops = try boardStops(stopIDs).map(\.row)
+        let stops = try boardStops(stopIDs).map { $0.row }
         guard !stops.isEmpty, from <= to else { return [] }
         // Times past 24:00 reach into the next days: as many days back as the feed's latest time.
         let latest = Int(try database.integer("SELECT max(departure) FROM stop_times") ?? 0)
