@@ -7,6 +7,12 @@ import XCTest
 /// writeback) has at its top the banner `pulsedot transit banner` draws on the host for the same
 /// trip and next stop, within the rounding of the controller's blend.
 extension KMSPlanesTests {
+    /// The plane id a `planes:` line gives after `words` ("the dot on overlay plane ").
+    static func plane(in said: Substring, after words: String) -> Int? {
+        guard let r = said.range(of: words) else { return nil }
+        return Int(said[r.upperBound...].prefix { $0.isNumber })
+    }
+
     func checkTheBannerOnAnOverlayPlane(_ vm: QEMUMachine, _ bus: TransitBannerGuest,
                                         file: StaticString = #filePath, line: UInt = #line) throws {
         let atB = try bus.expected(next: 3, width: 1024)
@@ -18,12 +24,9 @@ extension KMSPlanesTests {
         guard let planesLine = decided.split(separator: "\n").last(where: { $0.contains(", the banner on overlay plane ") }) else {
             throw TestFailure("no plane decision with the banner:\n\(decided)")
         }
-        func plane(after words: String) -> Int? {
-            guard let r = planesLine.range(of: words) else { return nil }
-            return Int(planesLine[r.upperBound...].prefix { $0.isNumber })
-        }
-        let dotPlane = try XCTUnwrap(plane(after: "the dot on overlay plane "), String(planesLine), file: file, line: line)
-        let bannerPlane = try XCTUnwrap(plane(after: "the banner on overlay plane "), String(planesLine), file: file, line: line)
+        let dotPlane = try XCTUnwrap(Self.plane(in: planesLine, after: "the dot on overlay plane "), String(planesLine), file: file, line: line)
+        let bannerPlane = try XCTUnwrap(Self.plane(in: planesLine, after: "the banner on overlay plane "), String(planesLine),
+                                        file: file, line: line)
         XCTAssertGreaterThan(bannerPlane, dotPlane, "the banner above the dot", file: file, line: line)
         XCTAssertFalse(said.contains("composited"), said, file: file, line: line)
 

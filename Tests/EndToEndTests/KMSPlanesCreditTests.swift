@@ -28,12 +28,8 @@ extension KMSPlanesTests {
         }
         XCTAssertTrue(said.contains("(a window over its pictures), the dot on overlay plane "), String(said), file: file, line: line)
         XCTAssertFalse(log.contains("composited"), log, file: file, line: line)
-        func plane(after words: String) -> Int? {
-            guard let r = said.range(of: words) else { return nil }
-            return Int(said[r.upperBound...].prefix { $0.isNumber })
-        }
-        let dotPlane = try XCTUnwrap(plane(after: "the dot on overlay plane "), String(said), file: file, line: line)
-        let creditPlane = try XCTUnwrap(plane(after: "the credit on overlay plane "), String(said), file: file, line: line)
+        let dotPlane = try XCTUnwrap(Self.plane(in: said, after: "the dot on overlay plane "), String(said), file: file, line: line)
+        let creditPlane = try XCTUnwrap(Self.plane(in: said, after: "the credit on overlay plane "), String(said), file: file, line: line)
         XCTAssertGreaterThan(creditPlane, dotPlane, "vkms stacks overlays by id: the credit above the dot", file: file, line: line)
 
         let label = try AttributionLabel.make(text: Self.creditText, canvasWidth: 1024, canvasHeight: 768, scale: 1)
