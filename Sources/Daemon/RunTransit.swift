@@ -164,9 +164,12 @@ extension RunDaemon {
         return Double(time.secondsSinceEpoch) + Double(time.nanoseconds) / 1e9 + since
     }
 
-    /// For the STATUS line: the next stop's name, when a trip is followed and one is ahead.
+    /// For the STATUS line: the next stop's name, when a trip is followed and one is ahead; with
+    /// `trip = auto`, that the trip is being looked for.
     var transitStatus: String? {
-        guard let next = transit.nextStop else { return nil }
-        return "next stop " + next.name
+        if let next = transit.nextStop { return "next stop " + next.name }
+        // `trip = auto` before it has told the trip: said, so a neutral screen is not a mystery.
+        if transit.autoSearch != nil, transit.loaded?.trip == nil { return "trip auto: looking for the trip" }
+        return nil
     }
 }

@@ -17,7 +17,11 @@ final class AutoTripLoopTests: XCTestCase {
         let h = try LoopHarness(config: TransitLoopTests.config(feed: feed, dir: dir, trip: "auto") + "banner = none\n", watchdogUsec: "30000000")
         var statusBeforeT1 = 0
         let t = BlockLoopTests.driveThereAndBack(h)
-        h.waiting.at(4) { statusBeforeT1 = h.notifications.filter { $0.text.contains("next stop") }.count }
+        var lookingBeforeT1 = 0
+        h.waiting.at(4) {
+            statusBeforeT1 = h.notifications.filter { $0.text.contains("next stop") }.count
+            lookingBeforeT1 = h.notifications.filter { $0.text.contains("STATUS=") && $0.text.contains("· trip auto: looking for the trip") }.count
+        }
         h.waiting.signal(SIGTERM, at: t + 0.5)
         XCTAssertEqual(try h.run(), 0)
 
@@ -35,6 +39,7 @@ final class AutoTripLoopTests: XCTestCase {
         XCTAssertEqual(auto[8], "transit: trip auto: trip T2 reached its terminus; looking for the trip from the fixes again")
         // Before the choice no next stop is shown: the banner and the status stay neutral.
         XCTAssertEqual(statusBeforeT1, 0, h.log)
+        XCTAssertGreaterThan(lookingBeforeT1, 0, "STATUS says the trip is being looked for: \(h.notifications.map { $0.text })")
         XCTAssertGreaterThan(h.notifications.filter { $0.text.contains("next stop") }.count, 0, h.log)
         XCTAssertEqual(h.logged("no trip set").count, 0, h.log)
     }
