@@ -60,6 +60,7 @@ extension RunDaemon {
         let agency = loaded.info.agencies.first.map { "\($0.name), " } ?? ""
         let service = loaded.info.service.map { $0.summary(at: Int64(wall.rounded(.down)), in: loaded.zone) } ?? "no service days in the feed"
         log.info("transit: index \(loaded.indexPath) \(loaded.reused ? "reused" : "built"): \(agency)\(loaded.info.routes) routes, \(loaded.info.trips) trips; \(service)")
+        if let note = loaded.languageNote { log.info("transit: " + note) }
         if let plan = loaded.block {
             log.notice("transit: block \(plan.blockID): \(plan.trips.count) trips on service day \(plan.dateText); trip \(plan.index + 1) of \(plan.trips.count) is followed")
         }

@@ -41,6 +41,8 @@ struct TransitLoaded: Sendable {
     var day: TransitIndex.TripDay?
     /// Following a block: its trips of the service day and which one `trip` is.
     var block: BlockPlan? = nil
+    /// Said once when `language` is set and the feed has no names in it; nil otherwise.
+    var languageNote: String? = nil
 }
 
 /// A block's trips of one service day, in departure order, and the one followed.
@@ -124,7 +126,8 @@ enum TransitLoader {
         }
         let zone = try TimeZoneRules.load(zoneName)
         if let trip { day = try index.serviceDay(of: trip, at: Int64(now.rounded(.down)), in: zone) }
-        return TransitLoaded(indexPath: report.path, reused: report.reused, info: info, zone: zone, trip: trip, day: day)
+        return TransitLoaded(indexPath: report.path, reused: report.reused, info: info, zone: zone, trip: trip, day: day,
+                             languageNote: try languageNote(request.language, index: index))
     }
 
     /// A block: its trips on the service day the clock is in (yesterday's while they run past
@@ -141,7 +144,16 @@ enum TransitLoader {
         let trip = try index.trip(TripChoice(tripID: trips[chosen].tripID), language: request.language)
         let tripDay = try index.serviceDay(of: trip, at: instant, in: zone)
         return TransitLoaded(indexPath: report.path, reused: report.reused, info: report.info, zone: zone, trip: trip, day: tripDay,
-                             block: BlockPlan(blockID: blockID, trips: trips.map { $0.tripID }, index: chosen, dateText: TransitIndex.dateText(day.date)))
+                             block: BlockPlan(blockID: blockID, trips: trips.map { $0.tripID }, index: chosen, dateText: TransitIndex.dateText(day.date)),
+                             languageNote: try languageNote(request.language, index: index))
+    }
+
+    /// What to say when `[transit] language` names a language the feed translates nothing into.
+    private static func languageNote(_ language: String?, index: TransitIndex) throws(TransitError) -> String? {
+        guard let language, !(try index.translates(into: language)) else { return nil }
+        let have = try index.translationLanguages()
+        return "language \(language): " + (have.isEmpty ? "the feed has no translations.txt" : "translations.txt has no names in it (only \(have.joined(separator: ", ")))")
+            + "; the feed's own names are shown"
     }
 }
 

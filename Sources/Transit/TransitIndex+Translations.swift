@@ -12,12 +12,24 @@ extension TransitIndex {
         return out
     }
 
-    /// The trip with its stop names, headsigns and route names in `language` where the feed has them.
-    public func translated(_ trip: Trip, into language: String) throws(TransitError) -> Trip {
+    /// The tags a language is looked up by, most precise first: `he-IL` is `he-il`, then `he`.
+    static func languageTags(_ language: String) -> [String] {
         let wanted = FeedImport.languageKey(language)
         var tags = [wanted]
         let bytes = Array(wanted.utf8)
         if let dash = bytes.firstIndex(of: UInt8(ascii: "-")) { tags.append(String(decoding: bytes[..<dash], as: UTF8.self)) }
+        return tags
+    }
+
+    /// Whether translations.txt has any name in `language` (or the language of its region's tag).
+    public func translates(into language: String) throws(TransitError) -> Bool {
+        let have = try translationLanguages()
+        return Self.languageTags(language).contains { have.contains($0) }
+    }
+
+    /// The trip with its stop names, headsigns and route names in `language` where the feed has them.
+    public func translated(_ trip: Trip, into language: String) throws(TransitError) -> Trip {
+        let tags = Self.languageTags(language)
         let query = try database.prepare("""
             SELECT translation FROM translations WHERE language = ?1 AND table_name = ?2 AND field_name = ?3
                 AND ((record_id = ?4 AND (?5 IS NULL OR record_sub_id = ?5)) OR (record_id IS NULL AND field_value = ?6))

@@ -41,6 +41,9 @@ final class TranslationTests: XCTestCase {
         ].sorted(), report.skipped.sorted().joined(separator: "\n"))
         let index = try TransitIndex(path: report.path)
         XCTAssertEqual(try index.translationLanguages(), ["he", "hi", "ja", "uk"])
+        for (tag, has) in [("he", true), ("he-IL", true), ("UK", true), ("ja_JP", true), ("fr", false), ("pl", false)] {
+            XCTAssertEqual(try index.translates(into: tag), has, tag)
+        }
 
         let original = try index.trip(TripChoice(tripID: "T1"))
         for tag in ["he", "he-IL", "HE", "he_IL"] {
