@@ -13,7 +13,8 @@ extension SettingsTable {
         case "log": return "What the daemon writes to the journal."
         case "metrics": return "The Prometheus metrics file for node_exporter's textfile collector (see docs/operations.md)."
         case "transit": return "The agency's GTFS feed: its routes, trips and stops, read into an index by `pulsedot transit import`; the followed trip's line and stops on the map, and the banner with the line, the destination and the next stops (docs/transit.md)."
-        case "realtime": return "The agency's GTFS-realtime feeds over HTTPS: checked here, and fetched the same way by `pulsedot realtime fetch`; the daemon does not fetch them yet (the kiosk screen that shows them is not built)."
+        case "realtime": return "The agency's GTFS-realtime feeds over HTTPS, fetched on a worker thread while a `[kiosk]` is shown (and by `pulsedot realtime fetch`): the board's predictions and cancellations, the vehicles' places, the alerts (docs/kiosk.md)."
+        case "kiosk": return "A stop's screen: the routes serving the stop, the vehicles coming as markers moving along their routes, a departures board from the timetable and TripUpdates, an alerts line, and plainly \"no live data\" when the feeds cannot be trusted (docs/kiosk.md)."
         default: return ""
         }
     }

@@ -29,6 +29,15 @@ extension Configuration {
         if s.transit.trip != nil || s.transit.autoTrip, s.transit.gtfs == nil {
             throw fail("transit.trip", "a trip is one of a feed's: set gtfs = PATH too (or trip = none)")
         }
+        if s.kiosk.isActive {
+            if s.transit.gtfs == nil { throw fail("kiosk.stop", "a kiosk's board is read from a feed: set [transit] gtfs = PATH too (or stop = none)") }
+            guard case .position = s.source.source else {
+                throw fail("kiosk.stop", "a kiosk stands still: set [source] position = LAT,LON (where the screen stands) too (or stop = none)")
+            }
+            if s.transit.trip != nil || s.transit.autoTrip || s.transit.tripFile != nil {
+                throw fail(s.origins["transit.trip"] != nil ? "transit.trip" : "kiosk.stop", "a kiosk shows a stop's departures, not a vehicle's trip: remove [transit] trip and tripFile (or stop = none)")
+            }
+        }
         if case .png = s.display.output, s.display.pngFps > s.display.fps {
             let problem = "pngFps (\(formatNumber(s.display.pngFps))) is above fps (\(formatNumber(s.display.fps))): frames cannot be written faster than they are drawn"
             throw fail(s.origins["display.pngFps"] != nil ? "display.pngFps" : "display.fps", problem)

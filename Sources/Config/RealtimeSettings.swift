@@ -17,6 +17,9 @@ public struct RealtimeSettings: Sendable, Equatable {
     /// The systemd credential holding the API key (`LoadCredential=NAME:PATH`); nil: no key.
     public var apiKeyCredential: String? = nil
     public var apiKeyHeader = RealtimeSettings.defaultAPIKeyHeader
+    /// Whether the kernel's word that the clock is synchronised is needed before times are live;
+    /// false: the clock is trusted as it is.
+    public var clockChecked = true
 
     public static let defaultAPIKeyHeader = "x-api-key"
 
@@ -56,6 +59,10 @@ extension SettingsTable {
                        s.realtime.apiKeyCredential = text
                    },
                    show: { $0.realtime.apiKeyCredential ?? "none" }),
+        SettingKey(section: "realtime", name: "clock", allowed: "checked, trusted",
+                   meaning: "checked: no live data while the kernel says the clock is not synchronised (adjtimex: no NTP client, chrony or systemd-timesyncd has set it), since minutes to a departure are only as right as the clock; trusted: the clock is taken as right (kept by other means, a testbed)",
+                   parse: { text, s, _ throws(SettingProblem) in s.realtime.clockChecked = try parseChoice(text, [("checked", true), ("trusted", false)]) },
+                   show: { $0.realtime.clockChecked ? "checked" : "trusted" }),
         SettingKey(section: "realtime", name: "apiKeyHeader", allowed: "HTTP header name",
                    meaning: "the request header the API key is sent in, to the feed's own host only",
                    parse: { text, s, _ throws(SettingProblem) in

@@ -12,6 +12,7 @@ public struct Settings: Sendable {
     public var metrics = MetricsSettings()
     public var transit = TransitSettings()
     public var realtime = RealtimeSettings()
+    public var kiosk = KioskSettings()
     /// Where each key was last set (by `qualifiedName`): the lines that whole-configuration
     /// checks name, and how they tell a key given from one left at its default.
     public internal(set) var origins: [String: SettingOrigin] = [:]

@@ -22,7 +22,7 @@ public struct SettingKey: Sendable {
 
 public enum SettingsTable {
     /// Sections in the order the README and check-config list them.
-    public static let sections = ["dot", "source", "display", "map", "log", "metrics", "transit", "realtime"]
+    public static let sections = ["dot", "source", "display", "map", "log", "metrics", "transit", "realtime", "kiosk"]
 
     public static func key(section: String, name: String) -> SettingKey? {
         keys.first { $0.section == section && $0.name == name }
@@ -57,7 +57,7 @@ public enum SettingsTable {
 
     // MARK: The table
 
-    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + blankKeys + brightnessKeys + mapKeys + tileKeys + logKeys + metricsKeys + transitKeys + realtimeKeys
+    public static let keys: [SettingKey] = dotKeys + sourceKeys + displayKeys + blankKeys + brightnessKeys + mapKeys + tileKeys + logKeys + metricsKeys + transitKeys + realtimeKeys + kioskKeys
 
     static let dotKeys: [SettingKey] = [
         color("annotationColor", "colour of the inner dot, and tint of `image` and `headingImage`", { $1(&$0.dot.style.annotationColor) }),

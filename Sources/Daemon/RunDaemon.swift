@@ -64,6 +64,8 @@ public final class RunDaemon {
     var lastDriven: (name: String, mode: String)?
     /// The feed and trip, loaded off the loop, and the vehicle's progress along the trip.
     let transit = TransitFollower()
+    /// A stop kiosk's feeds, board, lines and markers.
+    let kiosk = KioskScreen()
 
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.

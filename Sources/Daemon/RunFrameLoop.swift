@@ -36,14 +36,17 @@ extension RunDaemon: FrameLoopClient {
         if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
         source.tick(now: now)
         transitDue()
+        kioskDue()
     }
 
     public func drawFrame(now: MonotonicInstant) -> FrameLoop.Frame {
         let d = display.driven!
+        kioskFrame(now: now.seconds)
         let damage = d.draw(at: now.seconds)
         if d.view.hasNotes { for note in d.view.takeNotes() { log.warning(note) } }
         var stamp = d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds)
         stamp.transit = transit.stamp
+        stamp.kiosk = kiosk.stamp
         return FrameLoop.Frame(damage: damage, stamp: stamp)
     }
 

@@ -36,7 +36,7 @@ extension RunDaemon {
         } else {
             fps = formatNumber(settings.display.fps) + " fps set"
         }
-        let transitPart = transitStatus.map { " · " + $0 } ?? ""
+        let transitPart = (transitStatus ?? kioskStatus).map { " · " + $0 } ?? ""
         return "\(output) · \(shownPhase.rawValue) · \(fps) · \(source.name)\(transitPart)"
     }
 

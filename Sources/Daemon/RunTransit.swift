@@ -44,6 +44,8 @@ extension RunDaemon {
                 if transit.isCurrent(g) { transitLoaded(loaded) }
             case .banner(let outcome):
                 transitBannerMade(outcome)
+            case .kiosk(let outcome):
+                kioskMade(outcome)
             case .tripFile(let result):
                 tripFileRead(result)
             case .autoTrip(let g, let outcome):
@@ -75,6 +77,7 @@ extension RunDaemon {
             log.info("transit: no trip set ([transit] trip or tripFile): the feed is loaded, no trip followed")
         }
         transitPeriodCheck(wall: wall)
+        kioskLoaded(loaded)
         // A fix that came while the trip loaded places the vehicle now, not at the next fix.
         if let lastFix { transitFix(lastFix) } else { transitRouteShown() }
         sendStatus()

@@ -60,6 +60,7 @@ enum TransitMessage: Sendable {
     case loaded(generation: Int, TransitLoaded)
     case failed(generation: Int, String)
     case banner(BannerOutcome)
+    case kiosk(KioskOutcome)
     /// What the trip file named when it was last read.
     case tripFile(Result<TripFileChoice, TripFileProblem>)
     /// What the search for `trip = auto`'s trip found.

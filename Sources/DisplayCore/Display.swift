@@ -137,6 +137,8 @@ public struct FrameStamp: Sendable {
     /// Where the vehicle is on its trip; nil: no trip followed. A reference made once per fix,
     /// so a frame only retains it: no String is built per frame.
     public var transit: TransitStamp?
+    /// What a stop kiosk shows; nil: no kiosk. Retained, not built, per frame.
+    public var kiosk: KioskStamp?
 
     public init(sinceStart: Double, monotonic: Double, state: String = "nofix", latitude: Double? = nil,
                 longitude: Double? = nil, x: Double? = nil, y: Double? = nil, accuracyRadiusPx: Double? = nil,

@@ -134,6 +134,41 @@ public final class PNGFrames: MemoryFrameDisplay, FrameRecorder {
                 w.field("atStop", transit.atStop)
                 w.field("offRoute", transit.offRoute)
             }
+            if let kiosk = stamp.kiosk {
+                w.object("kiosk") { k in
+                    k.field("live", kiosk.live)
+                    k.field("status", kiosk.status)
+                    k.array("rows") { a in
+                        for r in kiosk.rows {
+                            a.object { o in
+                                o.field("trip", r.tripID)
+                                o.field("route", r.route)
+                                o.field("headsign", r.headsign)
+                                o.field("stop", r.stopID)
+                                o.field("minutes", r.minutes)
+                                o.field("time", r.time)
+                                o.field("live", r.live)
+                                o.field("cancelled", r.cancelled)
+                                o.field("skipped", r.skipped)
+                            }
+                        }
+                    }
+                    k.array("markers") { a in
+                        for m in kiosk.markers {
+                            let p = m.place(at: stamp.monotonic)
+                            a.object { o in
+                                o.field("vehicle", m.vehicleID)
+                                o.field("trip", m.tripID)
+                                o.field("along", p.along)
+                                o.field("lat", p.latitude)
+                                o.field("lon", p.longitude)
+                                o.field("old", m.old)
+                            }
+                        }
+                    }
+                    k.array("alerts") { a in for text in kiosk.alerts { a.value(text) } }
+                }
+            }
         }
     }
 

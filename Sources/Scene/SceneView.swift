@@ -39,15 +39,18 @@ public final class SceneView {
     public var banner: PictureLayer? { fixed.first { $0.name == "banner" }?.layer }
     /// The pictures fixed on the screen above the map and the dot, bottom to top (the banner, the
     /// credit), each in the canvas or on a plane of its own.
-    private var fixed: [FixedPicture] = []
+    var fixed: [FixedPicture] = []
     /// The display's planes for the layers above the map, the dot's plane, and the decision seen.
-    private var layerPlanes: (any PicturePlanes)?
+    var layerPlanes: (any PicturePlanes)?
     private var dotPlane: SpritePlane?
     private var seenGeneration = 0
     /// The map image, which carries a route drawn into it (`showRoute`).
     let mapImage: MapImage?
     /// A route drawn over the canvas as a map layer, where the map cannot carry it.
     var routeOnCanvas: RouteLayer?
+    /// A kiosk's map layers over the canvas: the routes serving its stop, then the vehicles.
+    var kioskRoutes: [RouteLayer] = []
+    var kioskMarkers: MarkerLayer?
 
     public struct SetupError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -143,6 +146,7 @@ public final class SceneView {
         last = frame
         let centre = frame.center ?? MapPoint(x: 0, y: 0)
         if routeOnCanvas != nil { routeFollowsView(frame.offset) }
+        if !kioskRoutes.isEmpty || kioskMarkers != nil { kioskFollowsView(frame.offset) }
         return step.draw(frame.center == nil ? nil : frame.appearance, centerX: centre.x, centerY: centre.y, offset: frame.offset)
     }
 
@@ -182,13 +186,13 @@ public final class SceneView {
     }
 
     /// Asks the display again which of the dot and the fixed pictures hold planes.
-    private func assignPlanes(_ planes: any PicturePlanes) {
+    func assignPlanes(_ planes: any PicturePlanes) {
         apply(planes.assign(pictures: fixed.map { $0.layer.picture }, names: fixed.map { $0.name }))
     }
 
     /// Follows the display's decision: each fixed picture in the canvas or on its plane, the dot
     /// on its plane or in the canvas (where a layer above it stays in the canvas too).
-    private func apply(_ grants: PlaneGrants) {
+    func apply(_ grants: PlaneGrants) {
         seenGeneration = layerPlanes?.generation ?? 0
         // Those in the canvas are put back bottom to top, so the credit stays over the banner.
         for f in fixed where f.inCanvas { renderer.remove(f.layer) }

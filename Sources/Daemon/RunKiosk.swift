@@ -1,0 +1,230 @@
+import Compositor
+import Config
+import DisplayCore
+import FeedFetch
+import Geo
+import HTTPWire
+import Kiosk
+import Raster
+import Scene
+import Shaping
+import Syscall
+import Transit
+
+/// A stop kiosk in the loop: the feeds fetched on their own thread, each result handed to the
+/// transit worker (which decodes it and works out the board), what comes back put on the view —
+/// the board as a fixed picture, the routes as lines, the vehicles as markers gliding from where
+/// they are drawn to where the feed puts them over one fetch period. Nothing here runs per frame
+/// but `kioskFrame`, which only moves the markers.
+extension RunDaemon {
+    /// After the feed's index is loaded (or a reload): the worker's model opened on it and the
+    /// fetcher started, when a kiosk is configured.
+    func kioskLoaded(_ loaded: TransitLoaded) {
+        guard settings.kiosk.isActive else { return }
+        guard kiosk.openedIndex != loaded.indexPath else { return }
+        kiosk.close()
+        kiosk.openedIndex = loaded.indexPath
+        var model = KioskModel.Settings()
+        model.departures = settings.kiosk.departures
+        model.vehicles = settings.kiosk.vehicles
+        model.within = settings.kiosk.within * 60
+        model.staleAfter = settings.realtime.staleAfter
+        model.language = settings.transit.language
+        model.tripUpdatesConfigured = settings.realtime.tripUpdates != nil
+        let worker = kiosk.worker, handover = transit.handover, path = loaded.indexPath, zone = loaded.zone, stops = settings.kiosk.stops
+        let asked = model
+        _ = environment.runTransitJob {
+            for note in worker.open(indexPath: path, zone: zone, stops: stops, settings: asked) {
+                handover.post(.kiosk(KioskOutcome(serial: -1, made: nil, notes: [note], failure: nil)))
+            }
+        }
+        log.notice("kiosk: stop \(stops.joined(separator: ", ")): \(settings.kiosk.departures) departures within \(formatNumber(settings.kiosk.within)) min, up to \(settings.kiosk.vehicles) vehicles")
+        kioskStartFetching()
+        kiosk.wanted = true
+    }
+
+    private func kioskStartFetching() {
+        let feeds = settings.realtime.feeds
+        guard !feeds.isEmpty else {
+            log.notice("kiosk: no [realtime] feeds: the board shows the timetable, marked as such")
+            return
+        }
+        var options = FetchOptions(timeout: .milliseconds(Int64(settings.realtime.timeout * 1000)))
+        options.caFile = settings.realtime.caFile
+        if let name = settings.realtime.apiKeyCredential {
+            do throws(FetchError) { options.apiKey = try APIKey.load(credential: name, header: settings.realtime.apiKeyHeader) } catch {
+                log.error("kiosk: \(error.message): the feeds are fetched without a key")
+            }
+        }
+        let sources = feeds.map { FeedSource(name: $0.name, url: $0.url) }
+        do {
+            let fetcher = try FeedFetcher(sources: sources, every: .milliseconds(Int64(settings.realtime.every * 1000)), options: options)
+            kiosk.feedOf = feeds.compactMap { RealtimeFeed(name: $0.name) }
+            kiosk.fetcher = fetcher
+            fetcher.start()
+            log.info("kiosk: fetching \(feeds.map { $0.name }.joined(separator: ", ")) every \(formatNumber(settings.realtime.every)) s")
+        } catch {
+            log.error("kiosk: no thread to fetch the feeds on (\(error.description)): the board shows the timetable")
+        }
+    }
+
+    /// Each turn of the loop: results handed to the worker, a refresh asked when one is due.
+    func kioskDue() {
+        guard settings.kiosk.isActive, kiosk.openedIndex != nil, let d = display.driven else { return }
+        let now = waiting.now().seconds
+        if let fetcher = kiosk.fetcher, fetcher.handover.hasResults {
+            fetcher.handover.take(into: &kiosk.results)
+            let worker = kiosk.worker, handover = transit.handover
+            for result in kiosk.results where result.source < kiosk.feedOf.count {
+                let feed = kiosk.feedOf[result.source]
+                kiosk.fetchSeconds[feed.rawValue] = result.duration.seconds
+                let body: FetchedBody
+                switch result.outcome {
+                case .success(let fetched):
+                    switch fetched.body {
+                    case .fresh(let bytes): body = .fresh(bytes)
+                    case .notModified: body = .notModified
+                    }
+                case .failure(let error):
+                    kiosk.fetchErrors[error.kind.name, default: 0] += 1
+                    body = .failed(kind: error.kind.name, sentence: error.description)
+                }
+                let at = result.finishedAt
+                _ = environment.runTransitJob {
+                    if let note = worker.take(feed, body, at: at) {
+                        handover.post(.kiosk(KioskOutcome(serial: -1, made: nil, notes: [note], failure: nil)))
+                    }
+                }
+            }
+            kiosk.wanted = true
+        }
+        let newView = kiosk.viewID != ObjectIdentifier(d.view)
+        if newView || now >= kiosk.nextRefresh { kiosk.wanted = true }
+        guard kiosk.wanted, !kiosk.inFlight || newView else { return }
+        kiosk.wanted = false
+        kiosk.inFlight = true
+        kiosk.nextRefresh = now + 5
+        kiosk.serial += 1
+        if newView {
+            kiosk.viewID = ObjectIdentifier(d.view)
+            kiosk.routes = []
+            kiosk.markers = MarkerLayer()
+            kiosk.motions = [:]
+            d.view.showKiosk(routes: [], markers: kiosk.markers)
+        }
+        let size = kioskBoardSize(d.view)
+        let request = KioskRefresh(serial: kiosk.serial, wall: environment.wallClock(),
+                                   clockSynchronised: !settings.realtime.clockChecked || WallClock.isSynchronised(),
+                                   boardWidth: size.width, boardHeight: size.height, scale: d.view.scale,
+                                   families: settings.transit.fonts ?? FontCatalog.defaultFamilies, fallbackColor: settings.transit.routeColor,
+                                   full: newView)
+        let worker = kiosk.worker, handover = transit.handover
+        if !environment.runTransitJob({ handover.post(.kiosk(worker.refresh(request))) }) {
+            kiosk.inFlight = false
+            log.error("kiosk: no worker thread to make the board on")
+        }
+    }
+
+    /// The board's size and place for this view's canvas.
+    func kioskBoardSize(_ view: SceneView) -> Rect {
+        let w = view.renderer.width, h = view.renderer.height
+        switch settings.kiosk.layout.resolved(width: w, height: h) {
+        case .below:
+            let bh = h * 2 / 5
+            return Rect(x: 0, y: h - bh, width: w, height: bh)
+        default:
+            let bw = w * 9 / 25
+            return Rect(x: w - bw, y: 0, width: bw, height: h)
+        }
+    }
+
+    /// What the worker made: the board, the lines and the markers on the view, the record.
+    func kioskMade(_ outcome: KioskOutcome) {
+        for note in outcome.notes { log.warning("kiosk: " + note) }
+        if outcome.serial < 0 { return }
+        if outcome.serial == kiosk.serial { kiosk.inFlight = false }
+        if let failure = outcome.failure {
+            if kiosk.failureSaid != failure { log.error("kiosk: " + failure) }
+            kiosk.failureSaid = failure
+            return
+        }
+        kiosk.failureSaid = nil
+        guard let made = outcome.made, let d = display.driven, kiosk.viewID == ObjectIdentifier(d.view) else { return }
+        let now = waiting.now().seconds
+        let snapshot = made.snapshot
+        if kiosk.live != snapshot.live {
+            if snapshot.live.isLive { log.notice("kiosk: live data") } else { log.warning("kiosk: " + snapshot.live.sentence) }
+            kiosk.live = snapshot.live
+            sendStatus()
+        }
+        if let board = made.board {
+            let place = kioskBoardSize(d.view)
+            board.x = place.x
+            board.y = place.y
+            d.view.showBoard(board)
+        }
+        if let lines = made.lines {
+            kiosk.routes = []
+            for (i, trip) in lines.enumerated() {
+                guard let route = TransitRoute(trip: trip, view: d.view, settings: settings.transit) else { continue }
+                route.move(distance: nil, nextStop: i < made.lineStops.count ? made.lineStops[i] : nil)
+                kiosk.routes.append(route)
+            }
+            d.view.showKiosk(routes: kiosk.routes.map { $0.layer }, markers: kiosk.markers)
+            log.info("kiosk: \(lines.count) route line\(lines.count == 1 ? "" : "s") on the map")
+        }
+        var motions: [MarkerLayer.Motion] = []
+        var stamped: [KioskStamp.Marker] = []
+        var next: [String: KioskStamp.Marker] = [:]
+        let every = settings.realtime.every
+        for (m, sprite) in zip(snapshot.markers, made.sprites) {
+            guard let projection = d.view.scene.projection else { break }
+            var from = m.along
+            if let before = kiosk.motions[m.vehicleID], before.tripID == m.tripID { from = min(before.place(at: now).along, m.along) }
+            var metres = [from], lats: [Double] = [], lons: [Double] = []
+            let start = m.line.position(at: from)
+            lats.append(start.latitude)
+            lons.append(start.longitude)
+            for (i, d) in m.line.distances.enumerated() where d > from && d < m.along {
+                metres.append(d)
+                lats.append(m.line.points[i].latitude)
+                lons.append(m.line.points[i].longitude)
+            }
+            let end = m.line.position(at: m.along)
+            metres.append(m.along)
+            lats.append(end.latitude)
+            lons.append(end.longitude)
+            let record = KioskStamp.Marker(vehicleID: m.vehicleID, tripID: m.tripID, from: from, to: m.along, start: now,
+                                           duration: m.along > from ? every : 0, old: m.old, metres: metres, latitudes: lats, longitudes: lons)
+            let path = (0..<lats.count).map { i -> Point256 in
+                let p = projection.point(for: GeoPoint(latitude: lats[i], longitude: lons[i]))
+                return Point256(x: p.x, y: p.y)
+            }
+            motions.append(MarkerLayer.Motion(picture: m.old ? sprite.faded : sprite.picture, anchorX: sprite.anchorX, anchorY: sprite.anchorY,
+                                              path: path, start: now, duration: record.duration))
+            stamped.append(record)
+            next[m.vehicleID] = record
+        }
+        kiosk.markers.setMarkers(motions)
+        kiosk.motions = next
+        kiosk.shownVehicles = motions.count
+        kiosk.shownDepartures = snapshot.rows.count
+        kiosk.feedAges = [snapshot.vehiclePositionsAge, snapshot.tripUpdatesAge, nil]
+        let rows = snapshot.rows.map { r in
+            KioskStamp.Row(tripID: r.tripID, route: r.route.shortName ?? r.route.routeID, headsign: r.headsign, stopID: r.stopID,
+                           minutes: r.minutes, time: r.time, live: r.live, cancelled: r.cancelled, skipped: r.skipped)
+        }
+        kiosk.record(KioskStamp(live: snapshot.live.key, status: snapshot.live.sentence, rows: rows, markers: stamped, alerts: snapshot.alerts))
+    }
+
+    /// Per frame: the markers moved to their places now. Allocates nothing.
+    func kioskFrame(now: Double) {
+        if kiosk.viewID != nil { kiosk.markers.advance(to: now) }
+    }
+
+    /// For the STATUS line: the board's state.
+    var kioskStatus: String? {
+        guard settings.kiosk.isActive, let live = kiosk.live else { return nil }
+        return "kiosk " + live.sentence
+    }
+}
