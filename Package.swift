@@ -139,6 +139,6 @@ let package = Package(
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Bench", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Metrics", "Text", "TileDecode", "Tiles"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Bench", "PNG", "Raster", "LocationDot", "Geo", "Compositor", "Config", "Metrics", "Text", "TileDecode", "Tiles"], exclude: ["kiosk_feeds.py"]),
     ]
 )

@@ -1,3 +1,5 @@
+import Raster
+
 /// The `[kiosk]` section: a stop's screen. The map stands at the kiosk's `[source] position` with
 /// its own pulsing dot; the routes serving the stop are drawn as lines, the vehicles coming to it
 /// as markers, and a departures board with an alerts line is shown beside or below the map.
@@ -16,6 +18,27 @@ public struct KioskSettings: Sendable, Equatable {
 
     /// A kiosk is shown: at least one stop is configured.
     public var isActive: Bool { !stops.isEmpty }
+
+    /// Where the board goes on a canvas: a column of 9/25 of its width along the right edge, or
+    /// a band of 2/5 of its height along the bottom.
+    public func boardRect(canvasWidth w: Int, canvasHeight h: Int) -> Rect {
+        switch layout.resolved(width: w, height: h) {
+        case .below:
+            let bh = h * 2 / 5
+            return Rect(x: 0, y: h - bh, width: w, height: bh)
+        case .beside, .auto:
+            let bw = w * 9 / 25
+            return Rect(x: w - bw, y: 0, width: bw, height: h)
+        }
+    }
+
+    /// How far the view moves so the stop stands in the middle of the map the board leaves
+    /// visible (map pixels to add to the view's offset); none without a kiosk.
+    public func viewShift(canvasWidth w: Int, canvasHeight h: Int) -> (x: Int, y: Int) {
+        guard isActive else { return (0, 0) }
+        let board = boardRect(canvasWidth: w, canvasHeight: h)
+        return board.y == 0 ? (board.width / 2, 0) : (0, board.height / 2)
+    }
 }
 
 /// Where the departures board goes.

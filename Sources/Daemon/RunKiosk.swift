@@ -127,15 +127,7 @@ extension RunDaemon {
 
     /// The board's size and place for this view's canvas.
     func kioskBoardSize(_ view: SceneView) -> Rect {
-        let w = view.renderer.width, h = view.renderer.height
-        switch settings.kiosk.layout.resolved(width: w, height: h) {
-        case .below:
-            let bh = h * 2 / 5
-            return Rect(x: 0, y: h - bh, width: w, height: bh)
-        default:
-            let bw = w * 9 / 25
-            return Rect(x: w - bw, y: 0, width: bw, height: h)
-        }
+        settings.kiosk.boardRect(canvasWidth: view.renderer.width, canvasHeight: view.renderer.height)
     }
 
     /// What the worker made: the board, the lines and the markers on the view, the record.

@@ -41,7 +41,9 @@ public struct BoardContent: Equatable, Sendable {
                 let minute = Int(((local % 86400) + 86400) % 86400) / 60
                 when = (minute / 60 < 10 ? "0" : "") + "\(minute / 60):" + (minute % 60 < 10 ? "0" : "") + "\(minute % 60)"
             }
-            return Row(badge: r.route.shortName ?? r.route.routeID, badgeColor: badge, badgeTextColor: text, headsign: r.headsign,
+            // A NEW trip has no timetable to take a headsign from: its route's long name says where it goes.
+            let headsign = r.headsign.isEmpty ? r.route.longName ?? "" : r.headsign
+            return Row(badge: r.route.shortName ?? r.route.routeID, badgeColor: badge, badgeTextColor: text, headsign: headsign,
                        platform: r.platformCode.map { "Pl. \($0)" } ?? "", when: when, live: r.live, struck: r.cancelled || r.skipped)
         }
     }
@@ -60,7 +62,7 @@ public struct BoardContent: Equatable, Sendable {
 /// the transit worker; fonts opened once per scale.
 public final class BoardPainter {
     public static let paddingPoints = 12.0, gapPoints = 8.0
-    public static let titlePoints = 24.0, rowPoints = 22.0, smallPoints = 15.0
+    public static let titlePoints = 20.0, rowPoints = 18.0, smallPoints = 13.0
     public static let background = Color(r: 0x1F, g: 0x23, b: 0x28, a: 240)
     public static let text = Color.white
     public static let secondary = Color(r: 0xC8, g: 0xCC, b: 0xD0)
@@ -98,8 +100,11 @@ public final class BoardPainter {
         // The alerts band is kept at the foot; rows take what is left above it.
         let alertHeight = c.alerts.isEmpty ? 0 : small.lineHeight + gap
         let bottom = height - padding - alertHeight
-        let whenWidth = max(row.fitted("cancelled", maxWidth: .max)?.width ?? 0, row.fitted("00:00", maxWidth: .max)?.width ?? 0)
-        let badgeWidth = max(row.fitted("0000", maxWidth: .max)?.width ?? 0, 1) + gap
+        // Columns shared by every row: the badge as wide as the widest (at most a quarter), the
+        // time as wide as "00:00" or "99 min"; the headsign takes the rest.
+        let whenWidth = max(row.fitted("00:00", maxWidth: .max)?.width ?? 0, row.fitted("99 min", maxWidth: .max)?.width ?? 0)
+        let widest = c.rows.map { row.fitted($0.badge, maxWidth: .max)?.width ?? 0 }.max() ?? 0
+        let badgeWidth = min(max(widest, row.fitted("000", maxWidth: .max)?.width ?? 0) + gap, max(gap + 1, inner / 4))
         let rowHeight = row.lineHeight + gap
         for r in c.rows {
             guard y + rowHeight <= bottom else { break }
@@ -109,13 +114,17 @@ public final class BoardPainter {
                 try row.draw(text, into: board, x: badge.x + (badge.width - text.width) / 2, baseline: y + row.ascender, color: r.badgeTextColor)
             }
             let whenX = width - padding - whenWidth
-            let color = r.struck ? Self.struck : r.live ? Self.text : Self.secondary
-            if let text = row.fitted(r.when, maxWidth: whenWidth, language: lang) {
-                try row.draw(text, into: board, x: whenX + whenWidth - text.width, baseline: y + row.ascender, color: color)
+            if r.struck {
+                // "cancelled", "not stopping": smaller, so the column stays narrow.
+                if let text = small.fitted(r.when, maxWidth: whenWidth + gap, language: lang) {
+                    try small.draw(text, into: board, x: width - padding - text.width, baseline: y + row.ascender, color: Self.struck)
+                }
+            } else if let text = row.fitted(r.when, maxWidth: whenWidth, language: lang) {
+                try row.draw(text, into: board, x: whenX + whenWidth - text.width, baseline: y + row.ascender, color: r.live ? Self.text : Self.secondary)
             }
-            var textWidth = max(0, whenX - gap - badge.maxX - gap)
+            var textWidth = max(0, whenX - 2 * gap - badge.maxX)
             if !r.platform.isEmpty, let p = small.fitted(r.platform, maxWidth: textWidth / 3, language: lang) {
-                try small.draw(p, into: board, x: whenX - gap - p.width, baseline: y + row.ascender, color: Self.secondary)
+                try small.draw(p, into: board, x: whenX - 2 * gap - p.width, baseline: y + row.ascender, color: Self.secondary)
                 textWidth = max(0, textWidth - p.width - gap)
             }
             try put(r.headsign, fonts: row, x: badge.maxX + gap, y: y, width: textWidth, color: r.struck ? Self.secondary : Self.text, on: board, lang)

@@ -59,9 +59,11 @@ public struct MarkerSprite {
             for x in 0..<width {
                 let p = picture.pixel(x: x, y: y)
                 // Premultiplied: every channel scales alike.
-                let rb = ((p & 0x00FF_00FF) &* Self.fadedAlpha / 255) & 0x00FF_00FF
-                let ag = (((p >> 8) & 0x00FF_00FF) &* Self.fadedAlpha / 255) & 0x00FF_00FF
-                faded.setPixel(x: x, y: y, rb | (ag << 8))
+                var out: UInt32 = 0
+                for shift in stride(from: 0, through: 24, by: 8) {
+                    out |= (((p >> UInt32(shift)) & 0xFF) * Self.fadedAlpha / 255) << UInt32(shift)
+                }
+                faded.setPixel(x: x, y: y, out)
             }
         }
         self.picture = picture

@@ -41,6 +41,8 @@ public struct DotScene: Sendable {
     public let map: MapSettings
     public private(set) var projection: MapProjection?
     public private(set) var viewport: MapViewport?
+    /// Map pixels the view is moved by at placing, so the stop stands clear of a kiosk's board.
+    let kioskShift: (x: Int, y: Int)
     public private(set) var offset = ViewOffset(x: 0, y: 0)
     public private(set) var motion = MotionModel()
     public private(set) var truth: FixState
@@ -57,6 +59,7 @@ public struct DotScene: Sendable {
         self.canvasHeight = canvasHeight
         self.scale = scale
         map = settings.map
+        kioskShift = settings.kiosk.viewShift(canvasWidth: canvasWidth, canvasHeight: canvasHeight)
         clock = DotClock(style: settings.dot.style)
         truth = FixState(rules: FixRules(dot: settings.dot, staleAfter: staleAfter, scale: scale))
         if let tiles = files.tiles {
@@ -80,6 +83,9 @@ public struct DotScene: Sendable {
                             projection: projection, edgeInset: DotStyle.ringDiameter / 2 * scale, start: start)
         viewport = v
         offset = v.initialOffset
+        // A kiosk's board covers part of the canvas: the stop goes to the middle of the rest.
+        let shift = kioskShift
+        offset = ViewOffset(x: offset.x + shift.x, y: offset.y + shift.y)
     }
 
     /// Takes a fix (its `receivedAt` is its time). Returns what to say about it, if anything.

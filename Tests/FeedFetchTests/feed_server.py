@@ -222,6 +222,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_body(b"", status=302, headers=[("Location", "https://127.0.0.1:%d/echo-key" % self.server.server_port)])
         elif path == "/echo-key":
             self.send_body(self.headers.get("X-Api-Key", "none").encode())
+        elif path.startswith("/files/") and "/" not in path[len("/files/"):] and not path.endswith("/files/"):
+            # What a test wrote to DIR/files, changed between fetches; an ETag from its bytes.
+            try:
+                with open(os.path.join(DIR, "files", path[len("/files/"):]), "rb") as f:
+                    body = f.read()
+            except OSError:
+                self.send_body(b"not found\n", status=404)
+                return
+            etag = '"%08x-%d"' % (zlib.crc32(body), len(body))
+            if self.headers.get("If-None-Match") == etag:
+                count("304", 1)
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.end_headers()
+                return
+            self.send_body(body, headers=[("ETag", etag)])
         elif path == "/stats":
             with STATS_LOCK:
                 body = json.dumps(STATS).encode()
