@@ -84,7 +84,7 @@ let package = Package(
         // applied by the spec's rules. Pure logic over the index, no Foundation.
         .target(name: "Departures", dependencies: ["GTFS", "GTFSRealtime", "Transit"]),
         .target(name: "Kiosk", dependencies: ["Departures", "GTFSRealtime", "Geo", "Raster", "Shaping", "Transit"]),
-        .testTarget(name: "KioskTests", dependencies: ["GTFSRealtime", "Kiosk", "Raster", "Shaping", "TestSupport", "Transit"]),
+        .testTarget(name: "KioskTests", dependencies: ["GTFSRealtime", "Kiosk", "TestSupport", "Transit"]),
         .testTarget(name: "DeparturesTests", dependencies: ["Departures", "GTFS", "GTFSRealtime", "TestSupport", "Transit"], exclude: ["make_updates.py"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),

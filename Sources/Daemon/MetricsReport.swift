@@ -48,6 +48,21 @@ struct MetricsReport {
     /// The scene's layers and whether each holds a plane of its own (the map: a window on the
     /// primary plane); empty: no display driven.
     var layersOnPlanes: [(layer: String, onPlane: Bool)] = []
+    /// A stop kiosk's feeds and board; nil: no kiosk.
+    var kiosk: KioskNumbers?
+
+    struct KioskNumbers {
+        /// `LiveData.key`; nil before the first board.
+        var live: String?
+        var departures: Int
+        var vehicles: Int
+        /// By feed name: the last fetch's seconds and the age of the feed read last (nil: none yet).
+        var feeds: [(name: String, fetchSeconds: Double?, age: Double?)]
+        /// Failed fetches by `FetchError.Kind` name.
+        var errors: [(kind: String, count: Int)]
+    }
+
+    static let liveStates = ["live", "no_feed", "waiting", "unreachable", "stale", "clock_not_synchronised"]
 
     struct TransitNumbers {
         /// When the feed's last day of service is over, UTC seconds; nil: no calendar.
@@ -168,6 +183,34 @@ struct MetricsReport {
                        value: onPlane ? 1 : 0, labels: ["layer": layer])
         }
         if let transit { Self.render(transit, into: &text) }
+        if let kiosk { Self.render(kiosk, into: &text) }
+    }
+
+    /// The board's state as a set of series (one is 1), so an alert reads `pulsedot_kiosk_live_data == 0`.
+    static func render(_ kiosk: KioskNumbers, into text: inout MetricsText) {
+        text.gauge("pulsedot_kiosk_live_data", help: "1 while the board's times are live (a fresh TripUpdates feed on a synchronised clock), else 0: the board shows the timetable.",
+                   value: kiosk.live == "live" ? 1 : 0)
+        for state in liveStates {
+            text.gauge("pulsedot_kiosk_live_data_state", help: "1 for the board's live-data state now: live, no_feed, waiting, unreachable, stale, clock_not_synchronised.",
+                       value: kiosk.live == state ? 1 : 0, labels: ["state": state])
+        }
+        text.gauge("pulsedot_kiosk_departures_shown", help: "Rows on the departures board.", value: Double(kiosk.departures))
+        text.gauge("pulsedot_kiosk_vehicles_shown", help: "Vehicles drawn as markers on the map.", value: Double(kiosk.vehicles))
+        // Each family's samples together: durations first, then ages.
+        for feed in kiosk.feeds {
+            guard let s = feed.fetchSeconds else { continue }
+            text.gauge("pulsedot_realtime_fetch_duration_seconds", help: "How long the feed's last fetch took, connect to last byte or to the failure.",
+                       value: s, labels: ["feed": feed.name])
+        }
+        for feed in kiosk.feeds {
+            guard let age = feed.age else { continue }
+            text.gauge("pulsedot_realtime_feed_age_seconds", help: "Age of the feed read last: now minus its header timestamp (the fetch time where it has none).",
+                       value: age, labels: ["feed": feed.name])
+        }
+        for error in kiosk.errors {
+            text.counter("pulsedot_realtime_fetch_errors_total", help: "Failed fetches of the realtime feeds, by kind.",
+                         value: UInt64(max(error.count, 0)), labels: ["kind": error.kind])
+        }
     }
 
     /// The trip and route are labels (one series per configured trip, as few as the vehicles'

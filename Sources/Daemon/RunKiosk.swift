@@ -201,7 +201,7 @@ extension RunDaemon {
         kiosk.motions = next
         kiosk.shownVehicles = motions.count
         kiosk.shownDepartures = snapshot.rows.count
-        kiosk.feedAges = [snapshot.vehiclePositionsAge, snapshot.tripUpdatesAge, nil]
+        kiosk.feedAges = [snapshot.vehiclePositionsAge, snapshot.tripUpdatesAge, snapshot.alertsAge]
         let rows = snapshot.rows.map { r in
             KioskStamp.Row(tripID: r.tripID, route: r.route.shortName ?? r.route.routeID, headsign: r.headsign, stopID: r.stopID,
                            minutes: r.minutes, time: r.time, live: r.live, cancelled: r.cancelled, skipped: r.skipped)

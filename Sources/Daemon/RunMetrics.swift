@@ -1,5 +1,7 @@
 import Config
 import DisplayCore
+import FeedFetch
+import Kiosk
 import Location
 import Loop
 import Outputs
@@ -60,7 +62,18 @@ extension RunDaemon {
                                                capacity: $0.cacheSlots, bytes: $0.cacheBytes)
             },
             transit: transit.metrics(),
-            layersOnPlanes: display.driven?.view.layersOnPlanes ?? [])
+            layersOnPlanes: display.driven?.view.layersOnPlanes ?? [],
+            kiosk: kioskMetrics())
+    }
+
+    /// The kiosk's numbers; nil without a kiosk.
+    func kioskMetrics() -> MetricsReport.KioskNumbers? {
+        guard settings.kiosk.isActive else { return nil }
+        let feeds = settings.realtime.feeds.compactMap { f in
+            RealtimeFeed(name: f.name).map { (name: f.name, fetchSeconds: kiosk.fetchSeconds[$0.rawValue], age: kiosk.feedAges[$0.rawValue]) }
+        }
+        return MetricsReport.KioskNumbers(live: kiosk.live?.key, departures: kiosk.shownDepartures, vehicles: kiosk.shownVehicles, feeds: feeds,
+                                          errors: FetchError.Kind.allCases.map { ($0.name, kiosk.fetchErrors[$0.name] ?? 0) })
     }
 
     /// `[source]`'s kind as the metrics label it: a word from a fixed set, never the address or

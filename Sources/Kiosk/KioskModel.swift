@@ -75,7 +75,8 @@ public final class KioskModel {
         }
 
         var snapshot = KioskSnapshot(live: live, rows: rows, alerts: [], markers: [],
-                                     tripUpdatesAge: feeds[.tripUpdates].age(at: now), vehiclePositionsAge: feeds[.vehiclePositions].age(at: now))
+                                     tripUpdatesAge: feeds[.tripUpdates].age(at: now), vehiclePositionsAge: feeds[.vehiclePositions].age(at: now),
+                                     alertsAge: feeds[.alerts].age(at: now))
         let routeIDs = unique(scheduled.map { $0.route.routeID })
         if let alerts = feeds[.alerts].message, (feeds[.alerts].age(at: now) ?? .infinity) <= settings.staleAfter {
             let selection = StopAlerts(stopIDs: stopIDs + boardStops.map { $0.stopID } + (try index.parentStations(of: stopIDs)),

@@ -36,7 +36,7 @@ public enum LiveData: Equatable, Sendable {
         case .noFeed: "no live data: timetable only"
         case .waiting: "no live data yet: timetable times"
         case .unreachable: "no live data (feed unreachable): timetable times"
-        case .stale(let s): "no live data (feed \(s / 60) min old): timetable times"
+        case .stale(let s): "no live data (feed " + (s < 120 ? "\(s) s" : "\(s / 60) min") + " old): timetable times"
         case .clockNotSynchronised: "no live data (clock not synchronised): timetable times"
         }
     }
@@ -94,4 +94,5 @@ public struct KioskSnapshot: Sendable {
     /// Seconds since the TripUpdates feed's header time (the fetch time where it has none); nil: none yet.
     public var tripUpdatesAge: Double?
     public var vehiclePositionsAge: Double?
+    public var alertsAge: Double?
 }

@@ -52,8 +52,8 @@ final class ConfigFileTests: XCTestCase, ConfigFileTesting {
     }
 
     func testUnknownSection() {
-        assertError("[dot]\nscale = 2\n[sorce]\n", "\(file):3: [sorce]: unknown section (did you mean [source]? sections: dot, source, display, map, log, metrics, transit, realtime)")
-        assertError("[network]\n", "\(file):1: [network]: unknown section (sections: dot, source, display, map, log, metrics, transit, realtime)")
+        assertError("[dot]\nscale = 2\n[sorce]\n", "\(file):3: [sorce]: unknown section (did you mean [source]? sections: dot, source, display, map, log, metrics, transit, realtime, kiosk)")
+        assertError("[network]\n", "\(file):1: [network]: unknown section (sections: dot, source, display, map, log, metrics, transit, realtime, kiosk)")
     }
 
     func testUnknownKey() {
@@ -113,7 +113,7 @@ final class ConfigFileTests: XCTestCase, ConfigFileTesting {
     func testOverrideErrorsNameTheOverride() {
         assertError("[dot]\n", overrides: ["scale=0"], "--set scale = 0: out of range (value > 0)")
         assertError("[dot]\n", overrides: ["map.zoom=31"], "--set map.zoom = 31: out of range (0 ≤ value ≤ 30)")
-        assertError("[dot]\n", overrides: ["colour.scale=2"], "--set colour.scale = 2: unknown section [colour] (sections: dot, source, display, map, log, metrics, transit, realtime)")
+        assertError("[dot]\n", overrides: ["colour.scale=2"], "--set colour.scale = 2: unknown section [colour] (sections: dot, source, display, map, log, metrics, transit, realtime, kiosk)")
         assertError("[dot]\n", overrides: ["scale"], "--set scale = : expected KEY=VALUE (e.g. colorDotInset=3)")
     }
 

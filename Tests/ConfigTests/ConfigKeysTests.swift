@@ -12,7 +12,7 @@ import XCTest
 /// error for what it refuses.
 final class ConfigKeysTests: XCTestCase {
     func testEveryKeyOfIssueFive() {
-        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log", "metrics", "transit", "realtime"])
+        XCTAssertEqual(SettingsTable.sections, ["dot", "source", "display", "map", "log", "metrics", "transit", "realtime", "kiosk"])
         XCTAssertEqual(SettingsTable.keys(in: "source").map(\.name),
                        ["gpsd", "position", "replay", "replaySpeed", "gpsDevice", "staleAfter", "silenceTimeout"])
         XCTAssertEqual(SettingsTable.keys(in: "display").map(\.name),

@@ -88,7 +88,7 @@ final class CheckConfigTests: XCTestCase {
     func testInvalidFileExitsNonZeroWithOneLine() throws {
         let cases: [(String, String)] = [
             ("[dot]\ncolorDotInset = 11\n", ":2: colorDotInset = 11: out of range (0 ≤ value < 11)"),
-            ("[dot]\n\n[sorce]\n", ":3: [sorce]: unknown section (did you mean [source]? sections: dot, source, display, map, log, metrics, transit, realtime)"),
+            ("[dot]\n\n[sorce]\n", ":3: [sorce]: unknown section (did you mean [source]? sections: dot, source, display, map, log, metrics, transit, realtime, kiosk)"),
             ("[map]\nbounds = -73.6,45.49,-73.54,45.52\n",
              ":2: map.bounds = -73.6,45.49,-73.54,45.52: bounds place a map image: set image = FILE.png too (a plain map uses center and zoom)"),
             ("[dot]\nscale = 2\nscale = 3\n", ":3: scale: set twice (first at line 2); each key may appear once in a file"),

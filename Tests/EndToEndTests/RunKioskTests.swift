@@ -66,11 +66,18 @@ final class RunKioskTests: XCTestCase {
         let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
         let server = try FeedServer()
         try Data(made.stdout.utf8).write(to: server.folder.appendingPathComponent("plan.json"))
-        func feeds(phase: Int) throws {
-            let run = try runProgram(python, [script, "feeds", server.folder.path, String(phase), String(Int(Date().timeIntervalSince1970))], timeout: 60)
-            XCTAssertEqual(run.status, 0, run.stderr)
+        // The producer: the feeds made anew every 2 s, so their header times stay fresh.
+        func phase(_ n: Int) throws { try String(n).write(to: server.folder.appendingPathComponent("phase"), atomically: true, encoding: .utf8) }
+        func produce() throws -> ChildProcess {
+            let files = server.folder.appendingPathComponent("files/tu.pb")
+            try? FileManager.default.removeItem(at: files)
+            let child = try ChildProcess(python, [script, "loop", server.folder.path], label: "kiosk_feeds.py loop")
+            XCTAssertTrue(ChildProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: files.path) }, child.stderr)
+            return child
         }
-        try feeds(phase: 0)
+        try phase(0)
+        var producer = try produce()
+        defer { producer.terminate() }
 
         let trip = plan["trip"] as! String, scheduled = plan["scheduled"] as! Int
         let stopPlace = plan["stopPlace"] as! [Double], stop3 = plan["stop3"] as! [Double], stop5 = plan["stop5"] as! [Double]
@@ -81,6 +88,9 @@ final class RunKioskTests: XCTestCase {
             \(ConfigSnippet.pngDisplay(frames.path, mode: "800x480", fps: 10, pngFps: 2))
             [map]
             zoom = 16
+            [metrics]
+            textfile = \(dir.appendingPathComponent("metrics.prom").path)
+            every = 1
             [transit]
             gtfs = \(dir.appendingPathComponent("feed").path)
             cache = \(dir.appendingPathComponent("cache").path)
@@ -127,7 +137,7 @@ final class RunKioskTests: XCTestCase {
         XCTAssertEqual(atThree.marker("V1")?["old"] as? Bool, false)
 
         // It reports stop 5: the marker glides there along the line, never back.
-        try feeds(phase: 1)
+        try phase(1)
         _ = try waitForKiosk(frames, daemon, "V1 at stop 5") { k in
             guard let m = k.marker("V1"), let lat = m["lat"] as? Double, let lon = m["lon"] as? Double else { return false }
             return self.metres(stop5, lat, lon) < 40
@@ -137,6 +147,40 @@ final class RunKioskTests: XCTestCase {
         for (a, b) in zip(alongs, alongs.dropFirst()) { XCTAssertLessThanOrEqual(a, b + 1e-6, "V1 moved backwards: \(alongs)") }
         XCTAssertTrue(alongs.contains { $0 > alongs.first! && $0 < alongs.last! }, "V1 glided, not jumped: \(alongs)")
 
+        // The metrics say the same: live, the rows and the one vehicle shown, the fetches timed.
+        let prom = dir.appendingPathComponent("metrics.prom")
+        var metrics = ""
+        XCTAssertTrue(ChildProcess.waitUntil(timeout: 10) {
+            metrics = (try? String(contentsOf: prom, encoding: .utf8)) ?? ""
+            return metrics.contains("pulsedot_kiosk_vehicles_shown 1\n")
+        }, metrics)
+        XCTAssertTrue(metrics.contains("pulsedot_kiosk_live_data 1\n"), metrics)
+        XCTAssertTrue(metrics.contains("pulsedot_kiosk_live_data_state{state=\"live\"} 1\n"), metrics)
+        XCTAssertTrue(metrics.contains("pulsedot_realtime_fetch_duration_seconds{feed=\"tripUpdates\"}"), metrics)
+        XCTAssertTrue(metrics.contains("pulsedot_realtime_feed_age_seconds{feed=\"vehiclePositions\"}"), metrics)
+        XCTAssertTrue(metrics.contains("pulsedot_realtime_fetch_errors_total{kind=\"connect\"} 0\n"), metrics)
+        // Prometheus's own tool takes the file (deploy/install-deps --test installs it).
+        let check = try runProgram("/bin/sh", ["-c", "\(NodeExporterTests.promtool) check metrics < \(prom.path)"], timeout: 30)
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+
+        // A truncated TripUpdates feed: said once, the last good one kept, still live.
+        producer.terminate()
+        let tu = server.folder.appendingPathComponent("files/tu.pb")
+        let good = try Data(contentsOf: tu)
+        try good.prefix(good.count / 2).write(to: tu)
+        try daemon.waitForLog("kiosk: tripUpdates: GTFS-realtime: ")
+        XCTAssertEqual(kioskFrames(frames).last?.live, "live")
+        XCTAssertTrue(daemon.log.contains("the last good feed is kept"), daemon.log)
+
+        // The producer stopped, the server still answering: the feed's header ages past
+        // staleAfter, so no live data, said with its age.
+        let stale = try waitForKiosk(frames, daemon, timeout: 40, "a stale feed") { $0.live == "stale" }
+        XCTAssertFalse(stale.rows.contains { $0["live"] as? Bool == true }, "\(stale.rows)")
+        try daemon.waitForLog("kiosk: no live data (feed 1")
+        producer = try produce()
+        try daemon.waitForLog("kiosk: tripUpdates: fetched and read again")
+        _ = try waitForKiosk(frames, daemon, "live after the producer is back") { $0.live == "live" }
+
         // The server gone: within staleAfter (and a fetch), no live data; the board the timetable.
         server.stop()
         let gone = try waitForKiosk(frames, daemon, timeout: 60, "no live data") { $0.live == "unreachable" }
@@ -145,8 +189,12 @@ final class RunKioskTests: XCTestCase {
         try daemon.waitForLog("kiosk: no live data (feed unreachable): timetable times")
 
         // Back: live again, the late trip late again.
-        try feeds(phase: 1)
         try server.start()
+        XCTAssertTrue(ChildProcess.waitUntil(timeout: 10) {
+            metrics = (try? String(contentsOf: prom, encoding: .utf8)) ?? ""
+            return metrics.contains("pulsedot_kiosk_live_data_state{state=\"unreachable\"} 1\n")
+        }, metrics)
+        XCTAssertFalse(metrics.contains("pulsedot_realtime_fetch_errors_total{kind=\"connect\"} 0\n"), metrics)
         _ = try waitForKiosk(frames, daemon, timeout: 60, "live again") { $0.live == "live" && $0.row(trip)?["time"] as? Int == scheduled + 120 }
         XCTAssertEqual(daemon.log.components(separatedBy: "kiosk: no live data (feed unreachable)").count - 1, 1, daemon.log)
         let exit = daemon.stop()

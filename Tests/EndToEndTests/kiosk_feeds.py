@@ -4,6 +4,8 @@ GTFS-realtime feeds made with Google's bindings (gtfs-realtime-bindings).
 
     kiosk_feeds.py gtfs FORTALEZA.zip OUTDIR NOW    -> OUTDIR/feed/*.txt, prints the plan as JSON
     kiosk_feeds.py feeds OUTDIR PHASE NOW           -> OUTDIR/files/{vp,tu,alerts}.pb
+    kiosk_feeds.py loop OUTDIR                      -> the same every 2 s, as a producer does, the
+                                                       phase read from OUTDIR/phase
 
 The weekday service U runs every day from two days ago, and every time in stop_times moves by
 one whole number of minutes, so trip U810-T01V05B01-I leaves stop 2662 (its stop 8) eight
@@ -184,7 +186,19 @@ def feeds(out, phase, now):
         os.rename(tmp, os.path.join(files, name))
 
 
+def loop(out):
+    while True:
+        try:
+            phase = int(open(os.path.join(out, "phase")).read().strip() or 0)
+        except OSError:
+            phase = 0
+        feeds(out, phase, int(time.time()))
+        time.sleep(2)
+
+
 if sys.argv[1] == "gtfs":
     gtfs(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+elif sys.argv[1] == "loop":
+    loop(sys.argv[2])
 else:
     feeds(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

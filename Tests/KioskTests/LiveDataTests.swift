@@ -5,9 +5,10 @@ import XCTest
 /// The live-data rule: predictions are live only with a TripUpdates feed read within
 /// `staleAfter` on a synchronised clock; a failed fetch alone does not end it.
 final class LiveDataTests: XCTestCase {
-    func feed(timestamp: UInt64?) -> [UInt8] {
-        // FeedMessage { header { gtfs_realtime_version: "2.0", timestamp } }
+    func feed(timestamp: UInt64?, differential: Bool = false) -> [UInt8] {
+        // FeedMessage { header { gtfs_realtime_version: "2.0", incrementality, timestamp } }
         var header: [UInt8] = [0x0A, 0x03, 0x32, 0x2E, 0x30]
+        if differential { header += [0x10, 0x01] }
         if let t = timestamp {
             header.append(0x18)
             var v = t
@@ -44,6 +45,18 @@ final class LiveDataTests: XCTestCase {
         XCTAssertEqual(states[.vehiclePositions].time, now)
         _ = states.take(.vehiclePositions, .fresh(feed(timestamp: nil)), at: now + 5)
         XCTAssertEqual(states[.vehiclePositions].time, now + 5)
+    }
+
+    func testDifferentialIsRefusedInOneLine() {
+        var states = FeedStates()
+        let now = 1_800_000_000.0
+        _ = states.take(.tripUpdates, .fresh(feed(timestamp: UInt64(now))), at: now)
+        XCTAssertEqual(states.take(.tripUpdates, .fresh(feed(timestamp: UInt64(now), differential: true)), at: now + 5),
+                       "tripUpdates: DIFFERENTIAL feeds are not supported: the feed is not used (a FULL_DATASET feed is needed)")
+        XCTAssertNil(states.take(.tripUpdates, .fresh(feed(timestamp: UInt64(now), differential: true)), at: now + 10), "said once")
+        // The last FULL_DATASET feed ages on: no live data once it is older than staleAfter.
+        XCTAssertEqual(states.live(configured: true, at: now + 100, staleAfter: 120, clockSynchronised: true), .live)
+        XCTAssertFalse(states.live(configured: true, at: now + 200, staleAfter: 120, clockSynchronised: true).isLive)
     }
 
     func testGarbageKeepsTheLastGoodFeed() {
