@@ -26,7 +26,14 @@ extension Configuration {
         if s.display.brightness.dim != nil, !s.display.brightness.isActive {
             throw fail("display.dim", "dimming needs brightness = PERCENT or ambient: the level the backlight goes back to after the spans")
         }
-        if s.transit.trip != nil || s.transit.autoTrip, s.transit.gtfs == nil {
+        if s.transit.realtimeTrip {
+            if s.transit.vehicleID == nil { throw fail("transit.trip", "trip = realtime follows the trip the feeds give this vehicle: set vehicleId = ID too") }
+            if s.realtime.vehiclePositions == nil && s.realtime.tripUpdates == nil {
+                throw fail("transit.trip", "trip = realtime reads the [realtime] feeds: set [realtime] vehiclePositions or tripUpdates too")
+            }
+            if s.transit.tripFile != nil { throw fail("transit.tripFile", "trip = realtime and a tripFile both name the trip: keep one") }
+        }
+        if s.transit.trip != nil || s.transit.autoTrip || s.transit.realtimeTrip, s.transit.gtfs == nil {
             throw fail("transit.trip", "a trip is one of a feed's: set gtfs = PATH too (or trip = none)")
         }
         if s.kiosk.isActive {
@@ -34,7 +41,7 @@ extension Configuration {
             guard case .position = s.source.source else {
                 throw fail("kiosk.stop", "a kiosk stands still: set [source] position = LAT,LON (where the screen stands) too (or stop = none)")
             }
-            if s.transit.trip != nil || s.transit.autoTrip || s.transit.tripFile != nil {
+            if s.transit.trip != nil || s.transit.autoTrip || s.transit.realtimeTrip || s.transit.tripFile != nil {
                 throw fail(s.origins["transit.trip"] != nil ? "transit.trip" : "kiosk.stop", "a kiosk shows a stop's departures, not a vehicle's trip: remove [transit] trip and tripFile (or stop = none)")
             }
         }

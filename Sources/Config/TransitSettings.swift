@@ -11,6 +11,11 @@ public struct TransitSettings: Sendable, Equatable {
     /// `trip = auto`: the trip told from the fixes (the shape they follow, the run the clock
     /// says), again after each terminus; `trip` is then nil.
     public var autoTrip = false
+    /// `trip = realtime`: the trip the agency's realtime feeds say `vehicleId` runs (its
+    /// VehiclePosition, else a TripUpdate naming it), followed as it changes; `trip` is then nil.
+    public var realtimeTrip = false
+    /// This vehicle's id in the realtime feeds (VehicleDescriptor.id).
+    public var vehicleID: String? = nil
     /// A file the onboard computer writes naming the trip (`TRIP_ID[@HH:MM:SS]`) or the block
     /// (`block BLOCK_ID`), followed as it changes; it takes the place of `trip` while it names
     /// one. nil: none.
@@ -63,17 +68,25 @@ extension SettingsTable {
                        s.transit.gtfs = try parseFeedPath(text, origin: origin)
                    },
                    show: { $0.transit.gtfs ?? "none" }),
-        SettingKey(section: "transit", name: "trip", allowed: "`TRIP_ID` or `TRIP_ID@HH:MM:SS`, auto, or none",
-                   meaning: "the trip the vehicle runs (with its start time: that run of a frequencies.txt trip), followed fix by fix along its line whatever its calendar says; auto: told from the fixes — the shape they follow for a few hundred metres, then the run due there nearest to the clock, said in the log with the reason, and looked for again after the terminus or \(Int(TripDetector.Settings().releaseOffRouteSeconds / 60)) min off the line; none: no trip",
+        SettingKey(section: "transit", name: "trip", allowed: "`TRIP_ID` or `TRIP_ID@HH:MM:SS`, auto, realtime, or none",
+                   meaning: "the trip the vehicle runs (with its start time: that run of a frequencies.txt trip), followed fix by fix along its line whatever its calendar says; auto: told from the fixes — the shape they follow for a few hundred metres, then the run due there nearest to the clock, said in the log with the reason, and looked for again after the terminus or \(Int(TripDetector.Settings().releaseOffRouteSeconds / 60)) min off the line; realtime: the trip the `[realtime]` feeds say `vehicleId` runs (its VehiclePosition's trip, else a TripUpdate naming the vehicle), taken again whenever they name another, said in the log; none: no trip",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.transit.autoTrip = text == "auto"
-                       if text == "none" || text == "auto" { s.transit.trip = nil; return }
+                       s.transit.realtimeTrip = text == "realtime"
+                       if text == "none" || text == "auto" || text == "realtime" { s.transit.trip = nil; return }
                        do throws(TransitError) { s.transit.trip = try TripChoice.parse(text) } catch {
                            if case .tripChoice(_, let message) = error { throw SettingProblem(message) }
                            throw SettingProblem(error.description)
                        }
                    },
-                   show: { $0.transit.autoTrip ? "auto" : $0.transit.trip?.description ?? "none" }),
+                   show: { $0.transit.autoTrip ? "auto" : $0.transit.realtimeTrip ? "realtime" : $0.transit.trip?.description ?? "none" }),
+        SettingKey(section: "transit", name: "vehicleId", allowed: "the vehicle's id in the realtime feeds, or none",
+                   meaning: "this vehicle's VehicleDescriptor.id in the `[realtime]` feeds, for `trip = realtime`",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text.isEmpty { throw SettingProblem("empty id (expected the vehicle's id in the feeds, or none)") }
+                       s.transit.vehicleID = text == "none" ? nil : text
+                   },
+                   show: { $0.transit.vehicleID ?? "none" }),
         SettingKey(section: "transit", name: "tripFile", allowed: "file path, or none",
                    meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID`, `TRIP_ID@HH:MM:SS`, or `block BLOCK_ID`: that block's trips of the service day in departure order — the day before's while they run past midnight — the next taken up at each terminus; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
                    parse: { text, s, origin throws(SettingProblem) in

@@ -146,6 +146,7 @@ public final class RunDaemon {
         log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), composition \(settings.display.composition.rawValue), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
         tripFileConfigured()
+        realtimeTripConfigured()
         transitConfigured()
         // Started inside a blanking span, the screen is not lit even for a moment.
         blankingDue(now: now)

@@ -57,7 +57,7 @@ extension RunDaemon {
             }
         }
         let sources = feeds.map { FeedSource(name: $0.name, url: $0.url) }
-        do {
+        do throws(SyscallError) {
             let fetcher = try FeedFetcher(sources: sources, every: .milliseconds(Int64(settings.realtime.every * 1000)), options: options)
             kiosk.feedOf = feeds.compactMap { RealtimeFeed(name: $0.name) }
             kiosk.fetcher = fetcher
@@ -207,6 +207,18 @@ extension RunDaemon {
                            minutes: r.minutes, time: r.time, live: r.live, cancelled: r.cancelled, skipped: r.skipped)
         }
         kiosk.record(KioskStamp(live: snapshot.live.key, status: snapshot.live.sentence, rows: rows, markers: stamped, alerts: snapshot.alerts))
+    }
+
+    /// After a reload: the kiosk made again from the new settings (the fetcher restarted, the
+    /// model reopened) when the feed is loaded; taken off the view when no kiosk is configured.
+    func kioskReconfigured() {
+        let wasShown = kiosk.openedIndex != nil
+        kiosk.close()
+        if let d = display.driven, wasShown || !settings.kiosk.isActive {
+            d.view.showBoard(nil)
+            d.view.showKiosk(routes: [], markers: nil)
+        }
+        if settings.kiosk.isActive, let loaded = transit.loaded { kioskLoaded(loaded) }
     }
 
     /// Per frame: the markers moved to their places now. Allocates nothing.

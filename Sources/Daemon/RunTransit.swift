@@ -32,6 +32,7 @@ extension RunDaemon {
     func transitDue() {
         transitReapCommands()
         tripFileDue()
+        realtimeTripDue()
         guard transit.handover.hasMessages else { return }
         transit.handover.take(into: &transit.messages)
         for message in transit.messages {
@@ -46,6 +47,8 @@ extension RunDaemon {
                 transitBannerMade(outcome)
             case .kiosk(let outcome):
                 kioskMade(outcome)
+            case .realtimeTrip(let feed, let result):
+                realtimeTripRead(feed: feed, result)
             case .tripFile(let result):
                 tripFileRead(result)
             case .autoTrip(let g, let outcome):

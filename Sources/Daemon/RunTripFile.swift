@@ -10,6 +10,11 @@ extension RunDaemon {
     /// (for a block: the block's trip to follow next, nil while the clock decides).
     var effectiveTransit: TransitSettings {
         var t = settings.transit
+        if t.realtimeTrip {
+            t.realtimeTrip = false
+            t.trip = transit.realtimeChoice
+            return t
+        }
         guard t.tripFile != nil, let named = transit.fileTrip else { return t }
         t.autoTrip = false
         switch named {

@@ -1,5 +1,6 @@
 import Config
 import DisplayCore
+import FeedFetch
 import Raster
 import Syscall
 import Transit
@@ -49,6 +50,13 @@ final class TransitFollower {
     var autoSearch: AutoTripSearch?
     /// The fix time (monotonic seconds) the auto trip's vehicle left its line; nil while on it.
     var autoOffRouteSince: Double?
+    /// `trip = realtime`: the feeds fetched, which feed each source is, the trip they named last
+    /// and the problem said last.
+    var realtimeFetcher: FeedFetcher?
+    var realtimeFeeds: [String] = []
+    var realtimeResults: [FeedResult] = []
+    var realtimeChoice: TripChoice?
+    var realtimeSaid: String?
 
     /// The request `settings` make; nil when there is no feed.
     static func request(for settings: TransitSettings, block: String? = nil) -> TransitRequest? {

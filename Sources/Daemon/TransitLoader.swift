@@ -1,4 +1,5 @@
 import Config
+import GTFSRealtime
 import Synchronization
 import Syscall
 import Transit
@@ -61,6 +62,8 @@ enum TransitMessage: Sendable {
     case failed(generation: Int, String)
     case banner(BannerOutcome)
     case kiosk(KioskOutcome)
+    /// `trip = realtime`: what a fetched feed says the vehicle runs (nil: not named), or why it cannot be read.
+    case realtimeTrip(feed: String, Result<TripChoice?, RealtimeError>)
     /// What the trip file named when it was last read.
     case tripFile(Result<TripFileChoice, TripFileProblem>)
     /// What the search for `trip = auto`'s trip found.

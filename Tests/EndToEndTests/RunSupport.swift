@@ -80,6 +80,8 @@ struct FrameLine: CustomStringConvertible {
     let x: Double?, y: Double?
     let accuracyPx: Double?
     let heading: Double?
+    /// The trip followed; nil: none.
+    let trip: String?
 
     init?(json: String) {
         guard let o = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
@@ -93,6 +95,7 @@ struct FrameLine: CustomStringConvertible {
         y = o["y"] as? Double
         accuracyPx = o["accuracyPx"] as? Double
         heading = o["heading"] as? Double
+        trip = o["trip"] as? String
     }
 
     var description: String {

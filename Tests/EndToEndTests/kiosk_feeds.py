@@ -141,10 +141,11 @@ def feeds(out, phase, now):
 
     vp = rt.FeedMessage()
     header(vp, now)
-    v = vp.entity.add(id="v1").vehicle
-    v.trip.trip_id, v.trip.start_date = plan["trip"], plan["date"]
+    # Phase 2: the same bus on the trip that skips 2662 (a bus's display takes it up); 3: gone.
+    v = vp.entity.add(id="v1").vehicle if phase < 3 else rt.VehiclePosition()
+    v.trip.trip_id, v.trip.start_date = (plan["trip"] if phase < 2 else plan["skipped"]), plan["date"]
     v.vehicle.id, v.vehicle.label = "V1", "bus 1"
-    lat, lon = plan["stop3"] if phase == 0 else plan["stop5"]
+    lat, lon = plan["stop3"] if phase in (0, 2) else plan["stop5"]
     v.position.latitude, v.position.longitude, v.position.bearing = lat, lon, 90
     v.current_stop_sequence = 3 if phase == 0 else 5
     v.current_status = rt.VehiclePosition.STOPPED_AT

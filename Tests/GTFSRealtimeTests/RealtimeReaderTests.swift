@@ -121,3 +121,32 @@ final class RealtimeReaderTests: XCTestCase {
         }
     }
 }
+
+/// A bus's trip from the feeds: its VehiclePosition's, else a TripUpdate naming it.
+final class VehicleTripTests: XCTestCase {
+    func testVehiclePositionFirstThenTripUpdate() {
+        func descriptor(_ id: String) -> TripDescriptor { var d = TripDescriptor(); d.tripID = id; return d }
+        func vehicle(_ id: String) -> VehicleDescriptor { var v = VehicleDescriptor(); v.id = id; return v }
+        var position = VehiclePosition()
+        position.vehicle = vehicle("17")
+        position.trip = descriptor("T-position")
+        var update = TripUpdate()
+        update.vehicle = vehicle("17")
+        update.trip = descriptor("T-update")
+        var other = TripUpdate()
+        other.vehicle = vehicle("18")
+        other.trip = descriptor("T-18")
+        func entity(_ v: VehiclePosition? = nil, _ u: TripUpdate? = nil, deleted: Bool? = nil) -> FeedEntity {
+            var e = FeedEntity()
+            e.vehicle = v
+            e.tripUpdate = u
+            e.isDeleted = deleted
+            return e
+        }
+        let both = FeedMessage(header: FeedHeader(), entities: [entity(nil, update), entity(position)])
+        XCTAssertEqual(both.trip(ofVehicle: "17")?.tripID, "T-position")
+        XCTAssertEqual(FeedMessage(header: FeedHeader(), entities: [entity(nil, other), entity(nil, update)]).trip(ofVehicle: "17")?.tripID, "T-update")
+        XCTAssertEqual(both.trip(ofVehicle: "18"), nil)
+        XCTAssertNil(FeedMessage(header: FeedHeader(), entities: [entity(position, deleted: true)]).trip(ofVehicle: "17"))
+    }
+}
