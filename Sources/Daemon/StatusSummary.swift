@@ -54,12 +54,50 @@ public enum StatusSummary {
         if let end = m.value("pulsedot_transit_service_end_timestamp_seconds"), end <= written {
             warnings.append("the transit feed's service period is over: a current GTFS feed is needed ([transit] gtfs)")
         }
+        if let kiosk = kioskLine(m) {
+            lines.append(kiosk.line)
+            if let warning = kiosk.warning { warnings.append(warning) }
+        }
         lines.append("reloads  \(count(m.value("pulsedot_reloads_total", ["result": "good"]))) taken, \(count(m.value("pulsedot_reloads_total", ["result": "refused"]))) refused")
         if m.value("pulsedot_config_last_reload_successful") == 0 {
             warnings.append("the last reload was refused: the configuration from before it still runs (journalctl -u pulsedot says why)")
         }
         if let start = m.value("pulsedot_start_time_seconds") { lines.append("up       \(duration(written - start)) when the file was written") }
         return (warnings.map { "WARNING: " + $0 } + lines).joined(separator: "\n") + "\n"
+    }
+
+    /// "kiosk    live: 6 departures, 3 vehicles; tripUpdates 4 s old (fetched in 12 ms), …; 2 failed fetches (timeout)"
+    /// and a warning while the board shows the timetable.
+    static func kioskLine(_ m: MetricsSamples) -> (line: String, warning: String?)? {
+        guard let live = m.value("pulsedot_kiosk_live_data") else { return nil }
+        let state = m.current("pulsedot_kiosk_live_data_state", label: "state") ?? "unknown"
+        let words = String(state.map { $0 == "_" ? " " : $0 })
+        var line = "kiosk    " + (live == 1 ? "live" : "no live data (\(words))")
+        line += ": \(count(m.value("pulsedot_kiosk_departures_shown"))) departures, \(count(m.value("pulsedot_kiosk_vehicles_shown"))) vehicles"
+        for feed in ["vehiclePositions", "tripUpdates", "alerts"] {
+            guard let age = m.value("pulsedot_realtime_feed_age_seconds", ["feed": feed]) else { continue }
+            line += "; \(feed) \(duration(age)) old"
+            if let took = m.value("pulsedot_realtime_fetch_duration_seconds", ["feed": feed]) { line += " (fetched in \(count((took * 1000).rounded())) ms)" }
+        }
+        var failed: [String] = []
+        var total = 0.0
+        for sample in m.samples where sample.name == "pulsedot_realtime_fetch_errors_total" && sample.value > 0 {
+            total += sample.value
+            failed.append(sample.labels["kind"] ?? "?")
+        }
+        if total > 0 { line += "; \(count(total)) failed fetches (\(failed.joined(separator: ", ")))" }
+        let warning = live == 1 ? nil : "the kiosk's board shows the timetable, not live times (\(words)): " + kioskHint(state)
+        return (line, warning)
+    }
+
+    static func kioskHint(_ state: String) -> String {
+        switch state {
+        case "unreachable": return "the feed cannot be fetched (journalctl -u pulsedot says why)"
+        case "stale": return "the agency's feed is not being updated"
+        case "clock_not_synchronised": return "the clock is not synchronised (timedatectl; [realtime] clock = trusted if it is kept by other means)"
+        case "no_feed": return "no [realtime] tripUpdates is configured"
+        default: return "no feed fetched yet"
+        }
     }
 
     /// "transit  trip T1 (route 7): next stop Dworzec (sequence 3), 1520 m along, at a stop"

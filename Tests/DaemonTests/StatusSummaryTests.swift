@@ -37,6 +37,25 @@ final class StatusSummaryTests: XCTestCase {
             """)
     }
 
+    func testAKioskSaysItsFeedsAndWhenItHasNoLiveData() throws {
+        func kiosk(_ live: String, errors: Int) -> String {
+            report {
+                $0.sourceKind = "position"
+                $0.gpsdHealth = nil
+                $0.kiosk = MetricsReport.KioskNumbers(live: live, departures: 6, vehicles: 3,
+                                                     feeds: [("vehiclePositions", 0.012, 4.2), ("tripUpdates", 0.02, 75), ("alerts", nil, nil)],
+                                                     errors: [("timeout", 0), ("connect", errors)])
+            }
+        }
+        let live = try StatusSummary.text(metrics: kiosk("live", errors: 0), path: "m.prom", written: 4_600, now: 4_601, every: 10)
+        XCTAssertTrue(live.contains("\nkiosk    live: 6 departures, 3 vehicles; vehiclePositions 4.2 s old (fetched in 12 ms); tripUpdates 1 min 15 s old (fetched in 20 ms)\n"), live)
+        XCTAssertFalse(live.contains("WARNING: the kiosk"), live)
+        let gone = try StatusSummary.text(metrics: kiosk("unreachable", errors: 4), path: "m.prom", written: 4_600, now: 4_601, every: 10)
+        XCTAssertTrue(gone.contains("kiosk    no live data (unreachable): 6 departures, 3 vehicles;"), gone)
+        XCTAssertTrue(gone.contains("; 4 failed fetches (connect)\n"), gone)
+        XCTAssertTrue(gone.hasPrefix("WARNING: the kiosk's board shows the timetable, not live times (unreachable): the feed cannot be fetched (journalctl -u pulsedot says why)\n"), gone)
+    }
+
     func testWhatIsWrongComesFirst() throws {
         let stale = report {
             $0.fixState = "stale"

@@ -195,6 +195,10 @@ final class RunKioskTests: XCTestCase {
             return metrics.contains("pulsedot_kiosk_live_data_state{state=\"unreachable\"} 1\n")
         }, metrics)
         XCTAssertFalse(metrics.contains("pulsedot_realtime_fetch_errors_total{kind=\"connect\"} 0\n"), metrics)
+        // `pulsedot status` says it to the technician on site, first thing.
+        let status = try runProgram(try TestEnvironment.pulsedotBinary(), ["status", "--config", daemon.configPath], timeout: 30)
+        XCTAssertTrue(status.stdout.hasPrefix("WARNING: the kiosk's board shows the timetable, not live times (unreachable)"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("\nkiosk    no live data (unreachable): "), status.stdout)
         _ = try waitForKiosk(frames, daemon, timeout: 60, "live again") { $0.live == "live" && $0.row(trip)?["time"] as? Int == scheduled + 120 }
         XCTAssertEqual(daemon.log.components(separatedBy: "kiosk: no live data (feed unreachable)").count - 1, 1, daemon.log)
         let exit = daemon.stop()
