@@ -20,6 +20,8 @@ public struct RealtimeSettings: Sendable, Equatable {
     /// Whether the kernel's word that the clock is synchronised is needed before times are live;
     /// false: the clock is trusted as it is.
     public var clockChecked = true
+    /// An HTTP proxy the fetches tunnel through (CONNECT); nil: straight to the servers.
+    public var proxy: HTTPURL? = nil
 
     public static let defaultAPIKeyHeader = "x-api-key"
 
@@ -72,6 +74,16 @@ extension SettingsTable {
                        s.realtime.apiKeyHeader = text
                    },
                    show: { $0.realtime.apiKeyHeader }),
+        SettingKey(section: "realtime", name: "proxy", allowed: "`http://HOST:PORT`, or none",
+                   meaning: "an HTTP proxy every fetch tunnels through with CONNECT (TLS end to end: the proxy sees the host, never the request or the key), for sites whose only way out is a fixed proxy — docs/kiosk.md has the matching allow-list drop-in; none: straight to the servers",
+                   parse: { text, s, _ throws(SettingProblem) in
+                       if text == "none" { s.realtime.proxy = nil; return }
+                       let url: HTTPURL
+                       do throws(HTTPWireError) { url = try HTTPURL(parsing: text) } catch { throw SettingProblem(error.message) }
+                       guard !url.isTLS, url.target == "/" else { throw SettingProblem("a proxy is `http://HOST:PORT` (no path; the tunnel itself carries TLS)") }
+                       s.realtime.proxy = url
+                   },
+                   show: { $0.realtime.proxy?.description ?? "none" }),
     ]
 
     static func feedURL(_ name: String, _ meaning: String, _ path: @escaping Path<HTTPURL?>) -> SettingKey {

@@ -5,10 +5,14 @@ import FeedFetch
 import Geo
 import HTTPWire
 import Kiosk
+import Loop
+import Outputs
+import Positioning
 import Raster
 import Scene
 import Shaping
 import Syscall
+import Systemd
 import Transit
 
 /// A stop kiosk in the loop: the feeds fetched on their own thread, each result handed to the
@@ -49,23 +53,9 @@ extension RunDaemon {
             log.notice("kiosk: no [realtime] feeds: the board shows the timetable, marked as such")
             return
         }
-        var options = FetchOptions(timeout: .milliseconds(Int64(settings.realtime.timeout * 1000)))
-        options.caFile = settings.realtime.caFile
-        if let name = settings.realtime.apiKeyCredential {
-            do throws(FetchError) { options.apiKey = try APIKey.load(credential: name, header: settings.realtime.apiKeyHeader) } catch {
-                log.error("kiosk: \(error.message): the feeds are fetched without a key")
-            }
-        }
-        let sources = feeds.map { FeedSource(name: $0.name, url: $0.url) }
-        do throws(SyscallError) {
-            let fetcher = try FeedFetcher(sources: sources, every: .milliseconds(Int64(settings.realtime.every * 1000)), options: options)
-            kiosk.feedOf = feeds.compactMap { RealtimeFeed(name: $0.name) }
-            kiosk.fetcher = fetcher
-            fetcher.start()
-            log.info("kiosk: fetching \(feeds.map { $0.name }.joined(separator: ", ")) every \(formatNumber(settings.realtime.every)) s")
-        } catch {
-            log.error("kiosk: no thread to fetch the feeds on (\(error.description)): the board shows the timetable")
-        }
+        kiosk.feedOf = feeds.compactMap { RealtimeFeed(name: $0.name) }
+        kiosk.fetcher = startFetcher(feeds.map { FeedSource(name: $0.name, url: $0.url) }, who: "kiosk")
+        if kiosk.fetcher == nil { log.error("kiosk: the board shows the timetable") }
     }
 
     /// Each turn of the loop: results handed to the worker, a refresh asked when one is due.

@@ -1,6 +1,7 @@
 import Config
 import DisplayCore
 import FeedFetch
+import HTTPWire
 import Kiosk
 import Location
 import Loop

@@ -4,6 +4,7 @@ import GTFS
 import GTFSRealtime
 import HTTPWire
 import Syscall
+import Systemd
 import Transit
 
 /// `[transit] trip = realtime` in the loop: the agency's VehiclePositions (and TripUpdates) feeds
@@ -21,23 +22,10 @@ extension RunDaemon {
         }
         guard wanted, transit.realtimeFetcher == nil else { return }
         let feeds = realtimeTripFeeds
-        var options = FetchOptions(timeout: .milliseconds(Int64(settings.realtime.timeout * 1000)))
-        options.caFile = settings.realtime.caFile
-        if let name = settings.realtime.apiKeyCredential {
-            do throws(FetchError) { options.apiKey = try APIKey.load(credential: name, header: settings.realtime.apiKeyHeader) } catch {
-                log.error("transit: trip realtime: \(error.message): the feeds are fetched without a key")
-            }
-        }
-        do throws(SyscallError) {
-            let fetcher = try FeedFetcher(sources: feeds.map { FeedSource(name: $0.name, url: $0.url) },
-                                          every: .milliseconds(Int64(settings.realtime.every * 1000)), options: options)
-            transit.realtimeFeeds = feeds.map { $0.name }
-            transit.realtimeFetcher = fetcher
-            fetcher.start()
-            log.info("transit: trip realtime: vehicle \(settings.transit.vehicleID ?? "") looked for in \(transit.realtimeFeeds.joined(separator: ", ")) every \(formatNumber(settings.realtime.every)) s")
-        } catch {
-            log.error("transit: trip realtime: no thread to fetch the feeds on (\(error.description)): no trip is followed")
-        }
+        guard let fetcher = startFetcher(feeds.map { FeedSource(name: $0.name, url: $0.url) }, who: "transit: trip realtime") else { return }
+        transit.realtimeFeeds = feeds.map { $0.name }
+        transit.realtimeFetcher = fetcher
+        log.info("transit: trip realtime: vehicle \(settings.transit.vehicleID ?? "") looked for in \(transit.realtimeFeeds.joined(separator: ", "))")
     }
 
     /// The feeds that can name the vehicle's trip.

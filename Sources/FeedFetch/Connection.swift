@@ -25,11 +25,14 @@ final class Connection {
     /// Resolves the host (getaddrinfo: on the fetch's thread, bounded by the resolver's own
     /// timeouts, not by the fetch's), connects to its addresses in turn and, for https, shakes
     /// hands verifying the certificate against `context`'s CAs and the host.
-    static func open(_ target: HTTPURL, context: TLSContext?, deadline: inout Deadline) throws(FetchError) -> Connection {
+    /// `proxy`: an HTTP proxy (`http://HOST:PORT`) asked with CONNECT for a tunnel to the target,
+    /// TLS then shaken through it end to end: the proxy sees the host and port, never the request.
+    static func open(_ target: HTTPURL, context: TLSContext?, proxy: HTTPURL? = nil, deadline: inout Deadline) throws(FetchError) -> Connection {
         let shown = target.description
+        let hop = proxy ?? target
         let addresses: [SocketAddress]
-        do { addresses = try SocketAddress.resolve(host: target.host, port: target.port) } catch {
-            throw FetchError(.connect, url: shown, error.description)
+        do { addresses = try SocketAddress.resolve(host: hop.host, port: hop.port) } catch {
+            throw FetchError(.connect, url: shown, proxy == nil ? error.description : "proxy \(hop.host): \(error.description)")
         }
         var last: FetchError?
         for address in addresses {
@@ -42,6 +45,7 @@ final class Connection {
                 continue
             }
             deadline.progressed()
+            if proxy != nil { try connection.tunnel(to: target, deadline: &deadline) }
             // A refused TLS handshake is not tried on the next address: the same server would
             // answer the same.
             if let context, target.isTLS {
@@ -79,6 +83,29 @@ final class Connection {
         }
         let code = try fd.pendingSocketError()
         if code != 0 { throw SyscallError(call: "connect", object: "\(address)", errno: code) }
+    }
+
+    /// Asks the proxy for a tunnel (RFC 9110, CONNECT) and reads its answer's head, byte by byte
+    /// so nothing of the tunnel is read with it; anything but 2xx is the proxy refusing.
+    private func tunnel(to target: HTTPURL, deadline: inout Deadline) throws(FetchError) {
+        let authority = (target.host.contains(":") ? "[\(target.host)]" : target.host) + ":\(target.port)"
+        try send(Array("CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n\r\n".utf8), deadline: &deadline)
+        var head: [UInt8] = []
+        var byte: [UInt8] = [0]
+        while !(head.count >= 4 && head[head.count - 4] == 13 && head[head.count - 3] == 10 && head[head.count - 2] == 13 && head[head.count - 1] == 10) {
+            guard head.count < 8192 else { throw FetchError(.protocolViolation, url: url, "the proxy's answer to CONNECT has no end of head in 8 KiB") }
+            let n = try byte.withMutableBytes { (b) throws(FetchError) -> Int in try receive(into: b, deadline: &deadline, doing: "waiting for the proxy's CONNECT answer") }
+            if n == 0 { throw FetchError(.connect, url: url, "the proxy closed the connection before answering CONNECT") }
+            head.append(byte[0])
+        }
+        let status = head.split(separator: 10).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let fields = status.split(separator: " ", maxSplits: 2)
+        guard fields.count >= 2, fields[0].hasPrefix("HTTP/1."), let code = Int(fields[1]) else {
+            throw FetchError(.protocolViolation, url: url, "the proxy's answer to CONNECT is not HTTP: \(status.prefix(80))")
+        }
+        guard (200..<300).contains(code) else {
+            throw FetchError(.connect, url: url, "the proxy refused the tunnel to \(authority): \(status.trimmingSuffix())")
+        }
     }
 
     private func handshake(deadline: inout Deadline) throws(FetchError) {
@@ -174,5 +201,14 @@ final class Connection {
             if let sent { done += sent; continue }
             try deadline.wait(fd, for: Int16(POLLOUT), doing: "sending the request", url: url)
         }
+    }
+}
+
+extension String {
+    /// Without the trailing CR, LF and spaces a status line ends in.
+    func trimmingSuffix() -> String {
+        var s = Substring(self)
+        while let last = s.last, last == "\r" || last == "\n" || last == " " { s = s.dropLast() }
+        return String(s)
     }
 }

@@ -11,7 +11,7 @@ public enum FeedClient {
         var chain = [url.description]
         while true {
             if current.isTLS, context == nil { context = try TLSContext(caFile: options.caFile, url: current.description) }
-            let connection = try Connection.open(current, context: context, deadline: &deadline)
+            let connection = try Connection.open(current, context: context, proxy: options.proxy, deadline: &deadline)
             try connection.write(request(current, origin: url, options: options, validators: validators), deadline: &deadline)
             var reader = ResponseReader(connection: connection)
             let head = try reader.head(deadline: &deadline)

@@ -12,6 +12,8 @@ public struct FetchOptions: Sendable {
     /// PEM certificates trusted instead of the system's; nil: /etc/ssl/certs.
     public var caFile: String? = nil
     public var apiKey: APIKey? = nil
+    /// An HTTP proxy every fetch tunnels through with CONNECT; nil: straight to the server.
+    public var proxy: HTTPURL? = nil
     public var userAgent = "pulsedot"
 
     public init() {}

@@ -15,6 +15,7 @@ let realtimeFetchUsage = Usage(
         .valued("timeout", "SECONDS", "give the whole fetch this long, and nothing received for half of it (at most 5 s) ends it too (default 10)"),
         .valued("api-key-credential", "NAME", "send the key in $CREDENTIALS_DIRECTORY/NAME (systemd-run -p LoadCredential=NAME:PATH)"),
         .valued("api-key-header", "NAME", "the header carrying the key (default \(RealtimeSettings.defaultAPIKeyHeader))"),
+        .valued("proxy", "URL", "tunnel through this HTTP proxy (http://HOST:PORT) with CONNECT, as [realtime] proxy does"),
     ],
     notes: """
         The fetch line (status, bytes, time, the server's Date and Age) goes to stderr, the summary \
@@ -39,9 +40,15 @@ func realtimeFetchCommand(_ parsed: Arguments) -> Int32 {
     }
     if let text = parsed.value("timeout") {
         guard let s = Double(text), s > 0, s <= 600 else { return fail("realtime fetch: --timeout \(text): expected seconds from 0 to 600") }
-        let caFile = options.caFile
+        let caFile = options.caFile, maxBytes = options.maxBytes
         options = FetchOptions(timeout: .milliseconds(Int64(s * 1000)))
         options.caFile = caFile
+        options.maxBytes = maxBytes
+    }
+    if let text = parsed.value("proxy") {
+        do { options.proxy = try HTTPURL(parsing: text) } catch {
+            return fail("realtime fetch: --proxy \(text): \(error.message)")
+        }
     }
     if let name = parsed.value("api-key-credential") {
         do throws(FetchError) {

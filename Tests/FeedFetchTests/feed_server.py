@@ -5,6 +5,7 @@ fetcher must survive.
 
     feed_server.py DIR [PORTS]
 
+Also an HTTP proxy port that tunnels CONNECT to the good and plain ports and refuses the rest.
 Makes, with the openssl command, a test CA and three server certificates in DIR: a good one
 (SAN DNS:localhost, IP:127.0.0.1), one for another host and one that expired. Listens on
 127.0.0.1 with one port per certificate and one plain HTTP port (PORTS: "good,wrong,expired,plain"
@@ -269,6 +270,58 @@ class Server(http.server.ThreadingHTTPServer):
         pass
 
 
+class Proxy(http.server.BaseHTTPRequestHandler):
+    """An HTTP proxy that tunnels CONNECT to 127.0.0.1 and refuses every other port it is not
+    told of (403), as a site's proxy refuses what it does not allow; it never sees inside."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_CONNECT(self):
+        host, _, port = self.path.rpartition(":")
+        count("proxy CONNECT " + self.path, 1)
+        if host not in ("localhost", "127.0.0.1") or int(port) not in ALLOWED:
+            self.send_response(403, "Forbidden by the test proxy")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        upstream = socket.create_connection(("127.0.0.1", int(port)))
+        self.send_response(200, "Connection established")
+        self.end_headers()
+        self.wfile.flush()
+        client = self.connection
+
+        def pump(a, b):
+            try:
+                while True:
+                    data = a.recv(65536)
+                    if not data:
+                        break
+                    b.sendall(data)
+            except OSError:
+                pass
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+        t = threading.Thread(target=pump, args=(upstream, client), daemon=True)
+        t.start()
+        pump(client, upstream)
+        t.join(10)
+        self.close_connection = True
+
+    def do_GET(self):
+        self.send_response(405)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+ALLOWED = set()
+
+
 def serve(port, cert):
     server = Server(("127.0.0.1", port), Handler)
     if cert:
@@ -292,6 +345,11 @@ def main():
     ports = {}
     for (name, cert), port in zip([("good", "good"), ("wrong", "wrong"), ("expired", "expired"), ("plain", None)], wanted):
         ports[name] = serve(port, cert)
+    ALLOWED.update([ports["good"], ports["plain"]])
+    proxy = http.server.ThreadingHTTPServer(("127.0.0.1", wanted[4] if len(wanted) > 4 else 0), Proxy)
+    proxy.daemon_threads = True
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    ports["proxy"] = proxy.server_port
     ports["pid"] = os.getpid()
     with open(os.path.join(DIR, "ports.json.tmp"), "w") as f:
         json.dump(ports, f)

@@ -33,7 +33,7 @@ public final class FeedServer {
         try? FileManager.default.removeItem(at: portsFile)
         let script = TestEnvironment.packageRoot.appendingPathComponent("Tests/FeedFetchTests/feed_server.py").path
         var arguments = [script, folder.path]
-        if !ports.isEmpty { arguments.append(["good", "wrong", "expired", "plain"].map { String(ports[$0]!) }.joined(separator: ",")) }
+        if !ports.isEmpty { arguments.append(["good", "wrong", "expired", "plain", "proxy"].map { String(ports[$0]!) }.joined(separator: ",")) }
         let started = try ChildProcess(Self.python, arguments, label: "feed_server.py")
         child = started
         guard ChildProcess.waitUntil(timeout: 60, { FileManager.default.fileExists(atPath: portsFile.path) || !started.isRunning }),
@@ -51,6 +51,9 @@ public final class FeedServer {
 
     public var caFile: String { folder.appendingPathComponent("ca.pem").path }
     public var feed: [UInt8] { (try? [UInt8](Data(contentsOf: folder.appendingPathComponent("vehicles.pb")))) ?? [] }
+
+    /// The test proxy, `http://127.0.0.1:PORT`: CONNECT to the good and plain ports, 403 for the rest.
+    public var proxyURL: String { "http://127.0.0.1:\(ports["proxy"]!)" }
 
     /// `https://localhost:PORT/path` on the port with the certificate `which` (good, wrong, expired).
     public func url(_ path: String, host: String = "localhost", port which: String = "good") -> String {
