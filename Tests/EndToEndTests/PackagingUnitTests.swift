@@ -65,3 +65,38 @@ final class PackagingUnitTests: XCTestCase {
         XCTAssertEqual(unit.values("ExecStopPost"), ["+/usr/bin/pulsedot console-restore --tty /dev/tty1"])
     }
 }
+
+/// docs/kiosk.md's allow-list drop-in, as printed there, beside the packaged unit.
+final class PackagingAllowListTests: XCTestCase {
+    func dropIn() throws -> String {
+        let doc = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("docs/kiosk.md"), encoding: .utf8)
+        guard let start = doc.range(of: "<!-- allow-list:begin -->\n```ini\n"), let end = doc.range(of: "```\n<!-- allow-list:end -->") else {
+            throw TestFailure("docs/kiosk.md has no allow-list block")
+        }
+        return String(doc[start.upperBound..<end.lowerBound])
+    }
+
+    func testTheDropInVerifiesAndKeepsTheExposureLow() throws {
+        let text = try dropIn()
+        XCTAssertTrue(text.contains("IPAddressDeny=any\n"), text)
+        let root = try PackagingFixture.rootWithSystemdUnits(for: self)
+        let folder = root.appendingPathComponent("etc/systemd/system/pulsedot.service.d")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try text.write(to: folder.appendingPathComponent("allow-list.conf"), atomically: true, encoding: .utf8)
+        let verify = try PackagingFixture.run("/usr/bin/systemd-analyze", ["verify", "--root=" + root.path, "pulsedot.service"])
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertFalse((verify.stdout + verify.stderr).lowercased().contains("invalid"), verify.stdout + verify.stderr)
+        XCTAssertEqual(verify.stdout + verify.stderr, "")
+        let security = try PackagingFixture.run("/usr/bin/systemd-analyze",
+                                                ["security", "--offline=yes", "--no-pager", "--root=" + root.path, "pulsedot.service"])
+        XCTAssertEqual(security.status, 0, security.stderr)
+        // The drop-in is read: systemd sees an allow list (without it: "does not define an IP
+        // address allow list"), its entries beyond localhost the proxy and the DNS servers.
+        let ipLine = security.stdout.split(separator: "\n").first { $0.contains("IPAddressDeny=") }
+        XCTAssertTrue(ipLine?.contains("defines IP address allow list with non-localhost entries") ?? false, "\(ipLine ?? "no IPAddressDeny= line"):\n\(security.stdout)")
+        let marker = "Overall exposure level for pulsedot.service: "
+        let line = try XCTUnwrap(security.stdout.split(separator: "\n").first { $0.contains(marker) }, security.stdout)
+        let exposure = try XCTUnwrap(Double(line[line.range(of: marker)!.upperBound...].split(separator: " ").first.map(String.init) ?? ""))
+        XCTAssertLessThanOrEqual(exposure, 1.5)
+    }
+}
