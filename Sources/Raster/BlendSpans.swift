@@ -105,14 +105,18 @@ enum BlendSpans {
     struct ConstantPaint {
         let inv: SIMD8<UInt16>
         let terms: (rb: SIMD8<UInt16>, xg: SIMD8<UInt16>)
+        #if arch(x86_64)
         let channelTerms: SIMD8<UInt16>
+        #endif
         let paint: SolidPaint
 
         init(_ paint: SolidPaint) {
             self.paint = paint
             inv = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: 255 &- paint.alpha))
             terms = constantTerms(paint, paint.alpha)
+            #if arch(x86_64)
             channelTerms = BlendSpans.channelTerms(paint, paint.alpha)
+            #endif
         }
     }
 
@@ -135,33 +139,44 @@ enum BlendSpans {
         let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
         let last = (count &- 4) &* 4
         var i = 0
+        #if arch(x86_64)
+        // Every channel in its own lane (`constantChannels4`): SSE2 has a 16-bit multiply-high and
+        // byte packs, 31 instructions per eight pixels against 35. NEON runs the two-channels-per-
+        // lane form (`constant4`) in fewer, so ARM keeps it. The same bytes either way.
+        let inv = c.inv, k = c.channelTerms
         while i &+ 16 <= last {
-            constantFrom4(s, d, i, c)
-            constantFrom4(s, d, i &+ 16, c)
+            let v0 = s.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            let v1 = s.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self)
+            d.storeBytes(of: constantChannels4(v0, inv, k), toByteOffset: i, as: SIMD16<UInt8>.self)
+            d.storeBytes(of: constantChannels4(v1, inv, k), toByteOffset: i &+ 16, as: SIMD16<UInt8>.self)
             i &+= 32
         }
         // A span of a multiple of eight leaves the pair loop just past `last`: step back, or the
         // next four pixels — outside the span, past the clip — would be written too.
         i = min(i, last)
         while true {
-            constantFrom4(s, d, i, c)
+            let v = s.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            d.storeBytes(of: constantChannels4(v, inv, k), toByteOffset: i, as: SIMD16<UInt8>.self)
             if i == last { return }
             i = min(i &+ 16, last)
         }
-    }
-
-    /// Four pixels at byte offset `i` of `s` under the paint into `d`. On x86-64 every channel in
-    /// its own lane (`constantChannels4`: SSE2 has a 16-bit multiply-high and byte packs, 31
-    /// instructions per eight pixels against 35); elsewhere the two-channels-per-lane form
-    /// (`constant4`), which NEON runs in fewer. The same bytes either way.
-    @inline(__always)
-    static func constantFrom4(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ i: Int, _ c: ConstantPaint) {
-        #if arch(x86_64)
-        let v = s.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-        d.storeBytes(of: constantChannels4(v, c.inv, c.channelTerms), toByteOffset: i, as: SIMD16<UInt8>.self)
         #else
-        let v = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
-        d.storeBytes(of: constant4(v, c.inv, c.terms), toByteOffset: i, as: SIMD8<UInt16>.self)
+        while i &+ 16 <= last {
+            let v0 = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
+            let v1 = s.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v0, c.inv, c.terms), toByteOffset: i, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v1, c.inv, c.terms), toByteOffset: i &+ 16, as: SIMD8<UInt16>.self)
+            i &+= 32
+        }
+        // A span of a multiple of eight leaves the pair loop just past `last`: step back, or the
+        // next four pixels — outside the span, past the clip — would be written too.
+        i = min(i, last)
+        while true {
+            let v = s.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt16>.self)
+            d.storeBytes(of: constant4(v, c.inv, c.terms), toByteOffset: i, as: SIMD8<UInt16>.self)
+            if i == last { return }
+            i = min(i &+ 16, last)
+        }
         #endif
     }
 
