@@ -30,7 +30,10 @@ public final class DotPainter {
     /// Scratch row: the shadow's alpha for one row when it is not read from a mask directly.
     @exclusivity(unchecked) var shadowRow: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) var rowCapacity: Int
-    @exclusivity(unchecked) private var lastLayout: (x: Double, y: Double, appearance: DotAppearance, layout: DotLayout)?
+    /// The inputs of the last layout made, and that layout (kept apart so that asking again
+    /// compares the inputs without copying the layout out and back).
+    @exclusivity(unchecked) private var lastInputs: (x: Double, y: Double, appearance: DotAppearance)?
+    @exclusivity(unchecked) private var lastLayout = DotLayout(dotPaint: SolidPaint(.white))
     let shadowPaint: SolidPaint
 
     // Style × scale, in 1/256 px at pop scale 1.
@@ -76,16 +79,16 @@ public final class DotPainter {
     /// The rectangle `paint` would touch for this frame (unclipped): the union of every visible
     /// layer's pixels, the entrance pop's overshoot included.
     public func bounds(centerX: Double, centerY: Double, appearance: DotAppearance) -> Rect {
-        remembered(centerX, centerY, appearance).bounds
+        remember(centerX, centerY, appearance)
+        return lastLayout.bounds
     }
 
-    /// The layout for these inputs, kept from the last call: a frame asks for its bounds, then
-    /// paints (the layout is a pure function of the inputs, so this only saves the work).
-    private func remembered(_ x: Double, _ y: Double, _ a: DotAppearance) -> DotLayout {
-        if let m = lastLayout, m.x == x, m.y == y, m.appearance == a { return m.layout }
-        let l = layout(centerX: x, centerY: y, appearance: a)
-        lastLayout = (x, y, a, l)
-        return l
+    /// Makes `lastLayout` the layout for these inputs unless it already is: a frame asks for its
+    /// bounds, then paints (the layout is a pure function of the inputs, so this only saves the work).
+    private func remember(_ x: Double, _ y: Double, _ a: DotAppearance) {
+        if let m = lastInputs, m.x == x, m.y == y, m.appearance == a { return }
+        lastLayout = layout(centerX: x, centerY: y, appearance: a)
+        lastInputs = (x, y, a)
     }
 
     /// Draws the dot centred at (centerX, centerY) px into `target` (XRGB8888), changing only pixels
@@ -94,8 +97,8 @@ public final class DotPainter {
     public func paint(into target: PixelBuffer, centerX: Double, centerY: Double,
                       appearance: DotAppearance, clip: Rect) -> Rect {
         precondition(target.format == .xrgb8888, "the dot is painted on an xrgb8888 frame, not \(target.format)")
-        let l = remembered(centerX, centerY, appearance)
-        return draw(l, into: target, background: nil, clip: clip.intersection(target.bounds))
+        remember(centerX, centerY, appearance)
+        return draw(lastLayout, into: target, background: nil, clip: clip.intersection(target.bounds))
     }
 
     /// Makes every pixel of `clip` the `background` pixel at the same place with the dot drawn over
@@ -111,8 +114,8 @@ public final class DotPainter {
             for y in area.y..<area.maxY { restore(y, area.x, area.maxX, target, background) }
             return .empty
         }
-        let l = remembered(centerX, centerY, appearance)
-        return draw(l, into: target, background: background, clip: area)
+        remember(centerX, centerY, appearance)
+        return draw(lastLayout, into: target, background: background, clip: area)
     }
 
     @inline(__always)

@@ -24,12 +24,14 @@ extension DotPainter {
                 let my = y - p.originY
                 if my >= 0 && my < p.size {
                     let line = p.mask + my * p.size
+                    // The row's non-zero columns: blended only there.
+                    let r0 = p.originX + Int(p.rows[2 * my]), r1 = p.originX + Int(p.rows[2 * my + 1])
                     if p.originX <= x0 && p.originX + p.size >= x1 {
                         alpha = line + (x0 - p.originX)
-                        s0 = max(x0, p.box.x); s1 = min(x1, p.box.maxX)
+                        s0 = max(x0, r0); s1 = min(x1, r1)
                     } else {
                         shadowRow.update(repeating: 0, count: width)
-                        let a = max(x0, p.originX), b = min(x1, p.originX + p.size)
+                        let a = max(x0, r0), b = min(x1, r1)
                         if a < b {
                             (shadowRow + (a - x0)).update(from: line + (a - p.originX), count: b - a)
                             s0 = a; s1 = b

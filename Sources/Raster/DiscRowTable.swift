@@ -115,6 +115,23 @@ public final class DiscRowTable {
         out[1] = Self.byte(high)
     }
 
+    /// The columns (from the clip's left edge) of the left and the right chain in the row holding
+    /// the leftmost vertex (chain x at the row's top, at the vertex and at its bottom, relative to
+    /// the centre), when each chain's two pieces — to the vertex and back — stay in the one column
+    /// `piece` would give both; nil when a piece crosses a column line.
+    @inline(__always)
+    static func turnColumns(cx: Int64, top xT: Int64, turn xV: Int64, bottom xB: Int64) -> (left: Int, right: Int)? {
+        // The left chain runs leftwards to the vertex, then rightwards.
+        let la = cx &+ xT, lv = cx &+ xV, lb = cx &+ xB
+        let p = la == lv ? la >> 8 : (la &- 1) >> 8
+        if lv >> 8 != p || lv < p &<< 8 || lb > (p &+ 1) &<< 8 { return nil }
+        // Its mirror image the other way round.
+        let ra = cx &- xT, rv = cx &- xV, rb = cx &- xB
+        let q = ra >> 8
+        if (rv == rb ? rv >> 8 : (rv &- 1) >> 8) != q || rv > (q &+ 1) &<< 8 || rb < q &<< 8 { return nil }
+        return (Int(truncatingIfNeeded: p), Int(truncatingIfNeeded: q))
+    }
+
     /// Coverage byte of twice an area (0…full, clamped as `accumulate` does).
     @inline(__always)
     static func byte(_ twiceArea: Int64) -> UInt8 {
@@ -163,8 +180,8 @@ public final class DiscRowTable {
                 carried = false
                 continue
             }
-            if first <= top && last >= bottom && !(top < yTurn && yTurn < bottom) {
-                // An ordinary row: both chains monotone, carried on from the last row's bottom.
+            if first <= top && last >= bottom {
+                // A whole row: carried on from the last row's bottom.
                 if !carried {
                     e = 0
                     while e < edges &- 1 && chainY[e &+ 1] <= top { e &+= 1 }
@@ -176,45 +193,69 @@ public final class DiscRowTable {
                 let ye = chainY[e], xe = chainX[e]
                 let xB = bottom == chainY[e &+ 1] ? chainX[e &+ 1] : xe &+ (((bottom &- ye) &* slope[e]) >> 16)
                 let sB = prefix[e] &+ (bottom &- ye) &* (xe &+ xB)
-                let upper = bottom <= yTurn
-                let lT = cx &+ xT, lB = cx &+ xB, rT = cx &- xT, rB = cx &- xB
-                let l = DiscRasterizer.columnRange(lT, lB, rightward: !upper)
-                let rr = DiscRasterizer.columnRange(rT, rB, rightward: upper)
-                let a = ChainPoint(edge: eT, y: top, x: xT, area: sT), b = ChainPoint(edge: e, y: bottom, x: xB, area: sB)
-                carried = true
-                xT = xB; sT = sB
-                if l.lo >= 0 && rr.hi < width && l.hi &+ 1 < rr.lo {
-                    growBytes(to: offset &+ width &+ 16)
-                    let leftCount = l.hi &- l.lo &+ 1, rightCount = rr.hi &- rr.lo &+ 1
-                    let at = pad(offset, leftCount, rightCount)
-                    let iT = cx2 &* top, iB = cx2 &* bottom
-                    if l.lo == l.hi {
-                        // The chain stays in one column: its area is one difference of integrals.
-                        bytes[at.left] = Self.byte((Int64(l.lo &+ 1) &<< 17) &- ((iB &+ sB) &- (iT &+ a.area)))
-                    } else if l.hi == l.lo &+ 1 {
-                        twoColumns(LeftChain.self, r, upper: upper, cx: cx, a, b, lo: l.lo, into: bytes + at.left)
-                    } else {
-                        r.columns(LeftChain.self, a, b, upper: upper, cx: cx, into: bytes + at.left - l.lo)
+                if top < yTurn && yTurn < bottom {
+                    // The row holding the leftmost vertex: each chain turns back inside it. When
+                    // both of its pieces stay in one column (on both sides), that column's area
+                    // is still one difference of integrals — the sum `coverRow` makes of the two.
+                    let sTop = sT
+                    let xTop = xT
+                    carried = true
+                    xT = xB; sT = sB
+                    if let c = Self.turnColumns(cx: cx, top: xTop, turn: chainX[r.turn], bottom: xB),
+                       c.left >= 0 && c.right < width && c.left &+ 1 < c.right {
+                        growBytes(to: offset &+ width &+ 16)
+                        let at = pad(offset, 1, 1)
+                        let iT = cx2 &* top, iB = cx2 &* bottom
+                        bytes[at.left] = Self.byte((Int64(c.left &+ 1) &<< 17) &- ((iB &+ sB) &- (iT &+ sTop)))
+                        let area = (iB &- sB) &- (iT &- sTop)
+                        bytes[at.right] = Self.byte(Int64(DiscRasterizer.full) &- ((Int64(c.right &+ 1) &<< 17) &- area))
+                        spans[i] = DiscSpan(edgeStart: clipX0 &+ c.left, interiorStart: clipX0 &+ c.left &+ 1,
+                                            interiorEnd: clipX0 &+ c.right, edgeEnd: clipX0 &+ c.right &+ 1,
+                                            left: at.left, right: at.right)
+                        offset = at.end
+                        continue
                     }
-                    if rr.lo == rr.hi {
-                        let area = (iB &- sB) &- (iT &- a.area)
-                        bytes[at.right] = Self.byte(Int64(DiscRasterizer.full) &- ((Int64(rr.lo &+ 1) &<< 17) &- area))
-                    } else if rr.hi == rr.lo &+ 1 {
-                        twoColumns(RightChain.self, r, upper: upper, cx: cx, a, b, lo: rr.lo, into: bytes + at.right)
-                    } else {
-                        r.columns(RightChain.self, a, b, upper: upper, cx: cx, into: bytes + at.right - rr.lo)
+                } else {
+                    let upper = bottom <= yTurn
+                    let lT = cx &+ xT, lB = cx &+ xB, rT = cx &- xT, rB = cx &- xB
+                    let l = DiscRasterizer.columnRange(lT, lB, rightward: !upper)
+                    let rr = DiscRasterizer.columnRange(rT, rB, rightward: upper)
+                    let a = ChainPoint(edge: eT, y: top, x: xT, area: sT), b = ChainPoint(edge: e, y: bottom, x: xB, area: sB)
+                    carried = true
+                    xT = xB; sT = sB
+                    if l.lo >= 0 && rr.hi < width && l.hi &+ 1 < rr.lo {
+                        growBytes(to: offset &+ width &+ 16)
+                        let leftCount = l.hi &- l.lo &+ 1, rightCount = rr.hi &- rr.lo &+ 1
+                        let at = pad(offset, leftCount, rightCount)
+                        let iT = cx2 &* top, iB = cx2 &* bottom
+                        if l.lo == l.hi {
+                            // The chain stays in one column: its area is one difference of integrals.
+                            bytes[at.left] = Self.byte((Int64(l.lo &+ 1) &<< 17) &- ((iB &+ sB) &- (iT &+ a.area)))
+                        } else if l.hi == l.lo &+ 1 {
+                            twoColumns(LeftChain.self, r, upper: upper, cx: cx, a, b, lo: l.lo, into: bytes + at.left)
+                        } else {
+                            r.columns(LeftChain.self, a, b, upper: upper, cx: cx, into: bytes + at.left - l.lo)
+                        }
+                        if rr.lo == rr.hi {
+                            let area = (iB &- sB) &- (iT &- a.area)
+                            bytes[at.right] = Self.byte(Int64(DiscRasterizer.full) &- ((Int64(rr.lo &+ 1) &<< 17) &- area))
+                        } else if rr.hi == rr.lo &+ 1 {
+                            twoColumns(RightChain.self, r, upper: upper, cx: cx, a, b, lo: rr.lo, into: bytes + at.right)
+                        } else {
+                            r.columns(RightChain.self, a, b, upper: upper, cx: cx, into: bytes + at.right - rr.lo)
+                        }
+                        spans[i] = DiscSpan(edgeStart: clipX0 &+ l.lo, interiorStart: clipX0 &+ l.hi &+ 1,
+                                            interiorEnd: clipX0 &+ rr.lo, edgeEnd: clipX0 &+ rr.hi &+ 1,
+                                            left: at.left, right: at.right)
+                        offset = at.end
+                        continue
                     }
-                    spans[i] = DiscSpan(edgeStart: clipX0 &+ l.lo, interiorStart: clipX0 &+ l.hi &+ 1,
-                                        interiorEnd: clipX0 &+ rr.lo, edgeEnd: clipX0 &+ rr.hi &+ 1,
-                                        left: at.left, right: at.right)
-                    offset = at.end
-                    continue
                 }
             } else {
                 carried = false
             }
-            // Anything else (the first and last rows, the leftmost vertex's row, clipped or
-            // touching chains) takes the general path.
+            // Anything else (the first and last rows, the leftmost vertex's row where a chain
+            // crosses a column line, clipped or touching chains) takes the general path.
             r.nextRow = Int.min
             let row = r.coverRow(d, y: y0 + i, clipX0: clipX0, clipX1: clipX1)
             if row.isEmpty {

@@ -61,7 +61,21 @@ extension GroupBlend {
                                groupAlpha: UInt32, knockout: UnsafePointer<UInt8>) {
         let s0 = max(x0, shadowStart), s1 = min(x1, shadowEnd)
         @inline(__always) func shadowOnly(_ a: Int, _ b: Int) {
-            if b > a { BlendSpans.coverage(pixels + a, pixels + a, shadow + (a - x0), b - a, shadowPaint) }
+            if b <= a { return }
+            // Whole blocks of four where the row allows: the span grows into columns whose shadow
+            // alpha is zero (past s1 or before s0, inside the clip), whose pixels a zero alpha
+            // leaves exactly as they are, so no pixel of it takes the one-at-a-time tail.
+            var a = a, b = b
+            let rest = (b - a) & 3
+            if rest != 0 {
+                let grow = 4 - rest
+                if b == s1 && b + grow <= x1 {
+                    b += grow
+                } else if a == s0 && a - grow >= x0 {
+                    a -= grow
+                }
+            }
+            BlendSpans.coverage(pixels + a, pixels + a, shadow + (a - x0), b - a, shadowPaint)
         }
         @inline(__always) func group(_ a: Int, _ b: Int, _ c: UnsafePointer<UInt8>?) {
             var x = a

@@ -11,6 +11,9 @@ public final class SoftShadowMasks {
     /// The blurred silhouette at phase 0 as a padded sprite (for the entrance pop's scaling).
     public let sprite: SpriteMask
     private let storage: UnsafeMutablePointer<UInt8>
+    /// Per phase and mask row, the columns holding its non-zero alpha: [start, end) in mask
+    /// columns (start == end for a row of zeros), so a frame blends only where the shadow is.
+    private let rowRanges: UnsafeMutablePointer<Int32>
     private let boxes: [Rect]
     /// The blurred silhouette with alpha baked in, 2^16 precision, (size+1)² with a zero first row
     /// and column: what every phase is resampled from (kept for `referenceSample`).
@@ -65,6 +68,16 @@ public final class SoftShadowMasks {
             } }
         }
         storage = store
+        let ranges = UnsafeMutablePointer<Int32>.allocate(capacity: count * n * 2)
+        for i in 0..<(count * n) {
+            let line = store + i * n
+            var a = 0, b = n
+            while a < n && line[a] == 0 { a += 1 }
+            while b > a && line[b - 1] == 0 { b -= 1 }
+            ranges[2 * i] = Int32(a)
+            ranges[2 * i + 1] = Int32(b)
+        }
+        rowRanges = ranges
         self.boxes = boxes
         self.base = base
         var phase0 = [UInt8](repeating: 0, count: n * n)
@@ -72,7 +85,7 @@ public final class SoftShadowMasks {
         sprite = SpriteMask(AlphaMask(width: n, height: n, alpha: phase0))
     }
 
-    deinit { storage.deallocate() }
+    deinit { storage.deallocate(); rowRanges.deallocate() }
 
     /// Where a shadow centred at (cx, cy) (1/256 px) goes: its mask, the mask's top-left pixel,
     /// and the pixels that are not zero (absolute).
@@ -82,6 +95,8 @@ public final class SoftShadowMasks {
         public let originX: Int
         public let originY: Int
         public let box: Rect
+        /// Row r of the mask is zero outside columns [rows[2r], rows[2r + 1]).
+        public let rows: UnsafePointer<Int32>
     }
 
     public func placement(centerX: Int, centerY: Int) -> Placement {
@@ -92,7 +107,8 @@ public final class SoftShadowMasks {
         let b = boxes[index]
         return Placement(mask: UnsafePointer(storage + index * size * size), size: size,
                          originX: ox, originY: oy,
-                         box: b.isEmpty ? .empty : Rect(x: b.x + ox, y: b.y + oy, width: b.width, height: b.height))
+                         box: b.isEmpty ? .empty : Rect(x: b.x + ox, y: b.y + oy, width: b.width, height: b.height),
+                         rows: UnsafePointer(rowRanges + index * size * 2))
     }
 
     /// The shadow centred at (centerX, centerY) (1/256 px) at pixel (x, y), computed from the blurred
