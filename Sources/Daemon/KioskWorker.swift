@@ -1,5 +1,7 @@
+import Config
 import Kiosk
 import Raster
+import Scene
 import Shaping
 import Transit
 
@@ -15,6 +17,17 @@ struct KioskRefresh: Sendable {
     var families: [String]
     var fallbackColor: Color
     var full: Bool
+}
+
+extension KioskRefresh {
+    /// The refresh for `view` under `settings`: the board's size from `[kiosk] layout`, the
+    /// fonts and the fallback colour from `[transit]`.
+    init(serial: Int, settings: Settings, view: SceneView, wall: Double, clockSynchronised: Bool, full: Bool) {
+        let place = settings.kiosk.boardRect(canvasWidth: view.renderer.width, canvasHeight: view.renderer.height)
+        self.init(serial: serial, wall: wall, clockSynchronised: clockSynchronised, boardWidth: place.width, boardHeight: place.height,
+                  scale: view.scale, families: settings.transit.fonts ?? FontCatalog.defaultFamilies,
+                  fallbackColor: settings.transit.routeColor, full: full)
+    }
 }
 
 /// What the worker made for a refresh. The pictures are let go by the worker once posted.

@@ -102,22 +102,13 @@ extension RunDaemon {
             kiosk.motions = [:]
             d.view.showKiosk(routes: [], markers: kiosk.markers)
         }
-        let size = kioskBoardSize(d.view)
-        let request = KioskRefresh(serial: kiosk.serial, wall: environment.wallClock(),
-                                   clockSynchronised: !settings.realtime.clockChecked || WallClock.isSynchronised(),
-                                   boardWidth: size.width, boardHeight: size.height, scale: d.view.scale,
-                                   families: settings.transit.fonts ?? FontCatalog.defaultFamilies, fallbackColor: settings.transit.routeColor,
-                                   full: newView)
+        let request = KioskRefresh(serial: kiosk.serial, settings: settings, view: d.view, wall: environment.wallClock(),
+                                   clockSynchronised: !settings.realtime.clockChecked || WallClock.isSynchronised(), full: newView)
         let worker = kiosk.worker, handover = transit.handover
         if !environment.runTransitJob({ handover.post(.kiosk(worker.refresh(request))) }) {
             kiosk.inFlight = false
             log.error("kiosk: no worker thread to make the board on")
         }
-    }
-
-    /// The board's size and place for this view's canvas.
-    func kioskBoardSize(_ view: SceneView) -> Rect {
-        settings.kiosk.boardRect(canvasWidth: view.renderer.width, canvasHeight: view.renderer.height)
     }
 
     /// What the worker made: the board, the lines and the markers on the view, the record.
@@ -139,64 +130,9 @@ extension RunDaemon {
             kiosk.live = snapshot.live
             sendStatus()
         }
-        if let board = made.board {
-            let place = kioskBoardSize(d.view)
-            board.x = place.x
-            board.y = place.y
-            d.view.showBoard(board)
+        if let lines = kiosk.apply(made, to: d.view, now: now, settings: settings) {
+            log.info("kiosk: \(lines) route line\(lines == 1 ? "" : "s") on the map")
         }
-        if let lines = made.lines {
-            kiosk.routes = []
-            for (i, trip) in lines.enumerated() {
-                guard let route = TransitRoute(trip: trip, view: d.view, settings: settings.transit) else { continue }
-                route.move(distance: nil, nextStop: i < made.lineStops.count ? made.lineStops[i] : nil)
-                kiosk.routes.append(route)
-            }
-            d.view.showKiosk(routes: kiosk.routes.map { $0.layer }, markers: kiosk.markers)
-            log.info("kiosk: \(lines.count) route line\(lines.count == 1 ? "" : "s") on the map")
-        }
-        var motions: [MarkerLayer.Motion] = []
-        var stamped: [KioskStamp.Marker] = []
-        var next: [String: KioskStamp.Marker] = [:]
-        let every = settings.realtime.every
-        for (m, sprite) in zip(snapshot.markers, made.sprites) {
-            guard let projection = d.view.scene.projection else { break }
-            var from = m.along
-            if let before = kiosk.motions[m.vehicleID], before.tripID == m.tripID { from = min(before.place(at: now).along, m.along) }
-            var metres = [from], lats: [Double] = [], lons: [Double] = []
-            let start = m.line.position(at: from)
-            lats.append(start.latitude)
-            lons.append(start.longitude)
-            for (i, d) in m.line.distances.enumerated() where d > from && d < m.along {
-                metres.append(d)
-                lats.append(m.line.points[i].latitude)
-                lons.append(m.line.points[i].longitude)
-            }
-            let end = m.line.position(at: m.along)
-            metres.append(m.along)
-            lats.append(end.latitude)
-            lons.append(end.longitude)
-            let record = KioskStamp.Marker(vehicleID: m.vehicleID, tripID: m.tripID, from: from, to: m.along, start: now,
-                                           duration: m.along > from ? every : 0, old: m.old, metres: metres, latitudes: lats, longitudes: lons)
-            let path = (0..<lats.count).map { i -> Point256 in
-                let p = projection.point(for: GeoPoint(latitude: lats[i], longitude: lons[i]))
-                return Point256(x: p.x, y: p.y)
-            }
-            motions.append(MarkerLayer.Motion(picture: m.old ? sprite.faded : sprite.picture, anchorX: sprite.anchorX, anchorY: sprite.anchorY,
-                                              path: path, start: now, duration: record.duration))
-            stamped.append(record)
-            next[m.vehicleID] = record
-        }
-        kiosk.markers.setMarkers(motions)
-        kiosk.motions = next
-        kiosk.shownVehicles = motions.count
-        kiosk.shownDepartures = snapshot.rows.count
-        kiosk.feedAges = [snapshot.vehiclePositionsAge, snapshot.tripUpdatesAge, snapshot.alertsAge]
-        let rows = snapshot.rows.map { r in
-            KioskStamp.Row(tripID: r.tripID, route: r.route.shortName ?? r.route.routeID, headsign: r.headsign, stopID: r.stopID,
-                           minutes: r.minutes, time: r.time, live: r.live, cancelled: r.cancelled, skipped: r.skipped)
-        }
-        kiosk.record(KioskStamp(live: snapshot.live.key, status: snapshot.live.sentence, rows: rows, markers: stamped, alerts: snapshot.alerts))
     }
 
     /// After a reload: the kiosk made again from the new settings (the fetcher restarted, the

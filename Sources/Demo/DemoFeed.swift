@@ -91,7 +91,11 @@ public struct DemoFeed: Sendable {
     }
 
     /// The feed's files, name and text.
-    public var files: [(name: String, text: String)] {
+    public var files: [(name: String, text: String)] { files(headway: headway, from: 0, to: headway * DemoFiles.maxLaps) }
+
+    /// The same trip leaving every `headway` seconds from `from` until before `to` (seconds of
+    /// the service day): the kiosk demo's busier loop.
+    public func files(headway: Int, from: Int, to: Int) -> [(name: String, text: String)] {
         let town = drive.town, calls = self.calls
         let metres = town.metresPerPixel
         var stops = "stop_id,stop_name,stop_lat,stop_lon\n"
@@ -123,12 +127,14 @@ public struct DemoFeed: Sendable {
             ("stop_times.txt", stopTimes),
             ("shapes.txt", shapes),
             ("frequencies.txt", "trip_id,start_time,end_time,headway_secs,exact_times\n"
-                + row([Self.tripID, clock(0), clock(headway * DemoFiles.maxLaps), String(headway), "1"])),
+                + row([Self.tripID, clock(from), clock(to), String(headway), "1"])),
         ]
     }
 
     /// Writes the feed's files into `directory` (a GTFS folder), creating it.
-    public func write(to directory: String) throws(DemoError) {
+    public func write(to directory: String) throws(DemoError) { try write(files, to: directory) }
+
+    func write(_ files: [(name: String, text: String)], to directory: String) throws(DemoError) {
         do {
             try Directory.create(directory)
             for file in files { try DemoFiles.writeText(file.text, to: directory + "/" + file.name) }

@@ -12,7 +12,7 @@ public struct BoardContent: Equatable, Sendable {
         public var headsign: String
         /// "Pl. 3", or empty.
         public var platform: String
-        /// "4 min", "now", a clock time for a timetable row, "cancelled", "not stopping".
+        /// "4 min", "now", a clock time for a timetable row, "cancelled", "no stop".
         public var when: String
         public var live: Bool
         public var struck: Bool
@@ -115,7 +115,7 @@ public final class BoardPainter {
             }
             let whenX = width - padding - whenWidth
             if r.struck {
-                // "cancelled", "not stopping": smaller, so the column stays narrow.
+                // "cancelled", "no stop": smaller, so the column stays narrow.
                 if let text = small.fitted(r.when, maxWidth: whenWidth + gap, language: lang) {
                     try small.draw(text, into: board, x: width - padding - text.width, baseline: y + row.ascender, color: Self.struck)
                 }

@@ -60,7 +60,7 @@ public struct BoardRow: Equatable, Sendable {
     /// What the minutes column says.
     public var when: String {
         if cancelled { return "cancelled" }
-        if skipped { return "not stopping" }
+        if skipped { return "no stop" }
         return minutes <= 0 ? "now" : "\(minutes) min"
     }
 }

@@ -22,6 +22,8 @@ public enum RealtimeFeed: Int, CaseIterable, Sendable {
 /// What one fetch brought, as the worker is handed it.
 public enum FetchedBody: Sendable {
     case fresh([UInt8])
+    /// A feed already decoded (a producer in the same process: the demo, a benchmark).
+    case message(FeedMessage)
     /// 304: the feed read last still holds.
     case notModified
     /// The fetch failed; `kind` as the metrics count it, `sentence` for people.
@@ -66,9 +68,14 @@ struct FeedStates {
         case .failed(_, let sentence):
             s.failure = sentence
             problem = sentence
-        case .fresh(let bytes):
+        case .fresh, .message:
             do throws(RealtimeError) {
-                let message = try FeedMessage(decoding: bytes)
+                let message: FeedMessage
+                switch body {
+                case .message(let given): message = given
+                case .fresh(let bytes): message = try FeedMessage(decoding: bytes)
+                default: return nil
+                }
                 s.message = message
                 s.failure = nil
                 if let stamp = message.header.timestamp {
