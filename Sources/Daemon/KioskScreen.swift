@@ -6,6 +6,7 @@ import Geo
 import Kiosk
 import Raster
 import Scene
+import Transit
 
 /// The loop's side of a stop kiosk: the fetcher, what was asked of the worker and what came
 /// back, the markers' layer and motions, the lines, the frames' record. Lives on the loop's
