@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Location", "Syscall", "TestSupport"]),
         .testTarget(name: "KMSTests", dependencies: ["KMS", "DisplayCore", "DisplayDoubles", "JSON", "Raster", "Syscall"]),
         .testTarget(name: "FBDevTests", dependencies: ["FBDev", "DisplayCore", "DisplayDoubles", "JSON", "Raster", "Syscall"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Backlight", "Compositor", "Config", "Daemon", "DisplayCore", "DisplayDoubles", "GPSD", "Geo", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "TestSupport", "GTFSRealtime", "Kiosk", "Transit"]),
         // The package's shape: imports declared, dependencies one way, sizes.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         // Tests that run the built `pulsedot` binary against real parts (gpsd, a kernel in QEMU).

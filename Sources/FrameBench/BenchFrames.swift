@@ -24,6 +24,7 @@ public final class BenchFrames {
     private let clock: DotClock
     /// With `route`: the bus's route drawn into the map, moved once a second.
     public let route: BenchRoute?
+    public let markers: MarkerLayer?
 
     public init(_ options: BenchOptions) throws(FrameError) {
         self.options = options
@@ -45,6 +46,13 @@ public final class BenchFrames {
         }
         renderer = try FrameRenderer(width: options.width, height: options.height, style: options.style,
                                      scale: options.scale, background: .frame(map))
+        if options.vehicles > 0 {
+            let layer = BenchMarkers.layer(count: options.vehicles, scene: scene, scale: options.scale, frames: options.frames)
+            renderer.add(layer, on: .map)
+            markers = layer
+        } else {
+            markers = nil
+        }
         frameStep = FrameStep(renderer: renderer, map: .scrolled)
         scanout = FlipScanout(width: options.width, height: options.height, format: options.format, rotation: options.rotation)
         renderer.prepareCopyOut(format: options.format, rotation: options.rotation)
@@ -75,6 +83,7 @@ public final class BenchFrames {
             let r = route.step(n, map: map.buffer), o = renderer.backgroundOrigin
             if !r.isEmpty { renderer.invalidate(Rect(x: r.x - o.x, y: r.y - o.y, width: r.width, height: r.height)) }
         }
+        markers?.advance(to: Double(n) / BenchScene.frameRate)
         let appearance = clock.appearance(at: Double(n) / BenchScene.frameRate)
         let changed = frameStep.draw(appearance, centerX: f.x, centerY: f.y, offset: ViewOffset(x: f.originX, y: f.originY))
         return (changed, frameStep.onPlanes ? 0 : changed.area)

@@ -41,6 +41,8 @@ public struct BenchOptions: Equatable, Sendable {
     public var composition = Composition.software
     /// A bus route along the dot's path, drawn into the map (`BenchRoute`).
     public var route = false
+    /// Vehicles' markers moving over the map, as a stop kiosk shows them (`BenchMarkers`).
+    public var vehicles = 0
 
     public init() {}
 

@@ -21,6 +21,7 @@ let benchUsage = Usage(command: "bench", summary: "measure the frame path (damag
     .valued("city-tiles", "COLUMNSxROWS", "the city's size in zoom-17 tiles (default 72x60: 4,320 tiles)"),
     .valued("composition", "software|planes", "the dot painted into the frame, or as its own picture for a display plane, the frame holding the map alone (default software)"),
     .flag("route", "a bus route along the dot's path, drawn into the map, its travelled part moved once a second"),
+    .valued("vehicles", "N", "N vehicles' markers moving over the map as a stop kiosk draws them (default 0, at most 100; software composition, moving or static scene)"),
     .valued("count-from", "N", "frames from N on run through the step callgrind's --toggle-collect counts (deploy/bench/bench-guard; default: none)"),
     .flag("no-hash", "skip each frame's hash (counting runs: the hash costs more than the frame)"),
     .flag("json", "the report as one JSON object"),
@@ -97,6 +98,14 @@ func benchCommand(_ args: Arguments) -> Int32 {
         if args.has("route") {
             if o.scene == .copy { return fail("bench: --route draws the route into the map; the copy scene copies one frame") }
             o.route = true
+        }
+        if args.value("vehicles") != nil {
+            do { o.vehicles = try args.int("vehicles", default: 0, range: 0...100) } catch { return fail("bench: \(error)") }
+            if o.vehicles > 0 {
+                guard driveTiles == nil, o.scene == .moving || o.scene == .static, o.composition == .software, !args.has("verify") else {
+                    return fail("bench: --vehicles draws markers over the moving or static scene in software (not with --verify, whose reference has none)")
+                }
+            }
         }
         var countFrom = Int.max
         if args.value("count-from") != nil {
