@@ -1,3 +1,4 @@
+import Compositor
 import Config
 import Daemon
 import DisplayCore

@@ -98,13 +98,16 @@ final class Connection {
             if n == 0 { throw FetchError(.connect, url: url, "the proxy closed the connection before answering CONNECT") }
             head.append(byte[0])
         }
-        let status = head.split(separator: 10).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let fields = status.split(separator: " ", maxSplits: 2)
-        guard fields.count >= 2, fields[0].hasPrefix("HTTP/1."), let code = Int(fields[1]) else {
-            throw FetchError(.protocolViolation, url: url, "the proxy's answer to CONNECT is not HTTP: \(status.prefix(80))")
+        // The same head parser as every response (and the same fuzz target's).
+        var reader = HeadReader()
+        let parsed: ResponseHead?
+        do throws(HTTPWireError) { parsed = try head.withBytes { (b) throws(HTTPWireError) -> ResponseHead? in try reader.take(b)?.head } } catch {
+            throw FetchError(.protocolViolation, url: url, "the proxy's answer to CONNECT: \(error.message)")
         }
-        guard (200..<300).contains(code) else {
-            throw FetchError(.connect, url: url, "the proxy refused the tunnel to \(authority): \(status.trimmingSuffix())")
+        guard let answer = parsed else { throw FetchError(.protocolViolation, url: url, "the proxy's answer to CONNECT has no end of head") }
+        guard (200..<300).contains(answer.status) else {
+            let reason = answer.reason.isEmpty ? "" : " " + answer.reason
+            throw FetchError(.connect, url: url, "the proxy refused the tunnel to \(authority): HTTP \(answer.status)\(reason)")
         }
     }
 
@@ -201,14 +204,5 @@ final class Connection {
             if let sent { done += sent; continue }
             try deadline.wait(fd, for: Int16(POLLOUT), doing: "sending the request", url: url)
         }
-    }
-}
-
-extension String {
-    /// Without the trailing CR, LF and spaces a status line ends in.
-    func trimmingSuffix() -> String {
-        var s = Substring(self)
-        while let last = s.last, last == "\r" || last == "\n" || last == " " { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -39,7 +39,7 @@ final class ProxyTests: FeedServerTestCase {
             XCTFail("the proxy does not tunnel to the expired port")
         } catch let error as FetchError {
             XCTAssertEqual(error.kind, .connect)
-            XCTAssertEqual(error.description, "\(url): the proxy refused the tunnel to localhost:\(server.ports["expired"]!): HTTP/1.1 403 Forbidden by the test proxy")
+            XCTAssertEqual(error.description, "\(url): the proxy refused the tunnel to localhost:\(server.ports["expired"]!): HTTP 403 Forbidden by the test proxy")
         }
     }
 
