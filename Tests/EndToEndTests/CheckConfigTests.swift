@@ -44,7 +44,7 @@ final class CheckConfigTests: XCTestCase {
         for unchanged in ["# gpsd = 127.0.0.1:2947", "# colorDotInset = 3", "# zoom = 16", "# level = info"] {
             XCTAssertTrue(lines.contains(unchanged), unchanged)
         }
-        XCTAssertEqual(lines.filter { $0.hasPrefix("[") }, ["[dot]", "[source]", "[display]", "[map]", "[log]", "[metrics]", "[transit]", "[realtime]"])
+        XCTAssertEqual(lines.filter { $0.hasPrefix("[") }, ["[dot]", "[source]", "[display]", "[map]", "[log]", "[metrics]", "[transit]", "[realtime]", "[kiosk]"])
 
         // Each given value says where it comes from, on the line before it.
         for (origin, value) in [("\(path):3", "annotationColor = #FF3B30"), ("\(path):5", "position = 45.50845,-73.56857"),

@@ -94,7 +94,7 @@ final class ManPageTests: XCTestCase {
                 keys += 1
             }
         }
-        XCTAssertEqual(sections, ["dot", "source", "display", "map", "log", "metrics", "transit", "realtime"])
+        XCTAssertEqual(sections, ["dot", "source", "display", "map", "log", "metrics", "transit", "realtime", "kiosk"])
         XCTAssertGreaterThan(keys, 50)
         XCTAssertTrue(page.contains("/etc/pulsedot/pulsedot.conf.d/*.conf"))
     }

@@ -70,7 +70,7 @@ final class PackagingUnitTests: XCTestCase {
 final class PackagingAllowListTests: XCTestCase {
     func dropIn() throws -> String {
         let doc = try String(contentsOf: TestEnvironment.packageRoot.appendingPathComponent("docs/kiosk.md"), encoding: .utf8)
-        guard let start = doc.range(of: "<!-- allow-list:begin -->\n```ini\n"), let end = doc.range(of: "```\n<!-- allow-list:end -->") else {
+        guard let start = doc.range(of: "<!-- allow-list:begin -->\n```systemd\n"), let end = doc.range(of: "```\n<!-- allow-list:end -->") else {
             throw TestFailure("docs/kiosk.md has no allow-list block")
         }
         return String(doc[start.upperBound..<end.lowerBound])

@@ -204,4 +204,60 @@ final class RunKioskTests: XCTestCase {
         let exit = daemon.stop()
         XCTAssertEqual(exit.status, 0, daemon.log)
     }
+
+    /// Feeds that never come right — a gzip bomb, a redirect loop, a server that answers too
+    /// slowly, a 500 — each said once, counted by kind, the board the timetable marked as such,
+    /// and the loop drawing all along.
+    func testFaultsAreSaidOnceCountedAndTheLoopDrawsOn() throws {
+        let python = FeedServer.python
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("kiosk_feeds.py").path
+        let made = try runProgram(python, [script, "gtfs", "/work/shared/testdata/gtfs/fortaleza.zip", dir.path, String(Int(Date().timeIntervalSince1970))], timeout: 120)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
+        let stopPlace = plan["stopPlace"] as! [Double]
+        let server = try FeedServer()
+        let frames = dir.appendingPathComponent("frames")
+        let prom = dir.appendingPathComponent("metrics.prom")
+        let daemon = try RunningDaemon(config: """
+            [source]
+            position = \(stopPlace[0]),\(stopPlace[1])
+            \(ConfigSnippet.pngDisplay(frames.path, mode: "640x480", fps: 10, pngFps: 2))
+            [metrics]
+            textfile = \(prom.path)
+            every = 1
+            [transit]
+            gtfs = \(dir.appendingPathComponent("feed").path)
+            cache = \(dir.appendingPathComponent("cache").path)
+            [realtime]
+            vehiclePositions = \(server.url("/bomb"))
+            tripUpdates = \(server.url("/loop/a"))
+            alerts = \(server.url("/slow"))
+            every = 5
+            timeout = 2
+            caFile = \(server.caFile)
+            clock = trusted
+            [kiosk]
+            stop = \(plan["stop"] as! String)
+            """, in: dir)
+        let seen = try waitForKiosk(frames, daemon, timeout: 60, "no live data, the feed unreachable") { $0.live == "unreachable" && !$0.rows.isEmpty }
+        XCTAssertFalse(seen.rows.contains { $0["live"] as? Bool == true })
+        XCTAssertTrue(seen.markers.isEmpty)
+        var metrics = ""
+        XCTAssertTrue(ChildProcess.waitUntil(timeout: 40) {
+            metrics = (try? String(contentsOf: prom, encoding: .utf8)) ?? ""
+            return ["too_large", "protocol", "timeout"].allSatisfy { kind in
+                !metrics.contains("pulsedot_realtime_fetch_errors_total{kind=\"\(kind)\"} 0\n") && metrics.contains("{kind=\"\(kind)\"}")
+            } && metrics.contains("pulsedot_realtime_fetch_errors_total{kind=\"protocol\"} 2")
+        }, metrics)
+        // Each fault said once although each feed failed twice or more.
+        for said in ["kiosk: vehiclePositions: ", "kiosk: tripUpdates: ", "kiosk: alerts: "] {
+            XCTAssertEqual(daemon.log.components(separatedBy: said).count - 1, 1, "\(said)\n\(daemon.log)")
+        }
+        XCTAssertTrue(daemon.log.contains("redirect loop"), daemon.log)
+        // Drawing all along: frames every half second of the run.
+        let before = kioskFrames(frames).count
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertGreaterThanOrEqual(kioskFrames(frames).count, before + 3)
+        XCTAssertEqual(daemon.stop().status, 0, daemon.log)
+    }
 }
