@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport"]),
         // The run loop: one poll over clock, signals, display and source; show's loop waits the same way.
         .target(name: "Daemon", dependencies: ["Backlight", "Compositor", "Config", "DisplayCore", "FeedFetch", "GPSD", "GTFS", "GTFSRealtime", "Geo", "HTTPWire", "Kiosk", "Location", "LocationDot", "Loop", "Metrics", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "TileMap", "Transit"]),
-        .target(name: "Demo", dependencies: ["Compositor", "Config", "Daemon", "DisplayCore", "GPSD", "GTFSRealtime", "Geo", "Kiosk", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "Tiles", "Transit"]),
+        .target(name: "Demo", dependencies: ["Compositor", "Config", "Daemon", "DisplayCore", "GPSD", "GTFS", "GTFSRealtime", "Geo", "Kiosk", "Location", "LocationDot", "Outputs", "PNG", "Positioning", "Raster", "Scene", "Shaping", "Syscall", "Systemd", "Tiles", "Transit"]),
         .testTarget(name: "DemoTests", dependencies: ["Compositor", "Config", "Demo", "GPSD", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Scene", "TestSupport", "TileDecode", "Tiles", "Transit"]),
         // The benchmark's frames: options, scene, map, one frame step. Pure Swift, so the same
         // code runs on the host and, as Embedded Swift, on ARM (deploy/embedded/arm-check).

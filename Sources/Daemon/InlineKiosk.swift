@@ -22,12 +22,8 @@ public final class InlineKiosk {
     public init(settings: Settings, view: SceneView, indexPath: String, zone: TimeZoneRules, notes: inout [String]) {
         self.settings = settings
         self.view = view
-        var model = KioskModel.Settings()
-        model.departures = settings.kiosk.departures
-        model.vehicles = settings.kiosk.vehicles
-        model.within = settings.kiosk.within * 60
-        model.staleAfter = settings.realtime.staleAfter
-        model.language = settings.transit.language
+        var model = KioskModel.Settings(settings)
+        // Its feeds are handed in, not configured as URLs.
         model.tripUpdatesConfigured = true
         notes += screen.worker.open(indexPath: indexPath, zone: zone, stops: settings.kiosk.stops, settings: model)
         screen.viewID = ObjectIdentifier(view)

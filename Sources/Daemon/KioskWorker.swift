@@ -20,6 +20,19 @@ struct KioskRefresh: Sendable {
     var full: Bool
 }
 
+extension KioskModel.Settings {
+    /// The model's settings from `[kiosk]`, `[realtime]` and `[transit]`.
+    init(_ settings: Settings) {
+        self.init()
+        departures = settings.kiosk.departures
+        vehicles = settings.kiosk.vehicles
+        within = settings.kiosk.within * 60
+        staleAfter = settings.realtime.staleAfter
+        language = settings.transit.language
+        tripUpdatesConfigured = settings.realtime.tripUpdates != nil
+    }
+}
+
 extension KioskRefresh {
     /// The refresh for `view` under `settings`: the board's size from `[kiosk] layout`, the
     /// fonts and the fallback colour from `[transit]`.

@@ -28,17 +28,10 @@ extension RunDaemon {
         guard kiosk.openedIndex != loaded.indexPath else { return }
         kiosk.close()
         kiosk.openedIndex = loaded.indexPath
-        var model = KioskModel.Settings()
-        model.departures = settings.kiosk.departures
-        model.vehicles = settings.kiosk.vehicles
-        model.within = settings.kiosk.within * 60
-        model.staleAfter = settings.realtime.staleAfter
-        model.language = settings.transit.language
-        model.tripUpdatesConfigured = settings.realtime.tripUpdates != nil
+        let model = KioskModel.Settings(settings)
         let worker = kiosk.worker, handover = transit.handover, path = loaded.indexPath, zone = loaded.zone, stops = settings.kiosk.stops
-        let asked = model
         _ = environment.runTransitJob {
-            for note in worker.open(indexPath: path, zone: zone, stops: stops, settings: asked) {
+            for note in worker.open(indexPath: path, zone: zone, stops: stops, settings: model) {
                 handover.post(.kiosk(KioskOutcome(serial: -1, made: nil, notes: [note], failure: nil)))
             }
         }

@@ -1,6 +1,7 @@
 import Compositor
 import Config
 import Daemon
+import GTFS
 import DisplayCore
 import GTFSRealtime
 import Geo
@@ -251,17 +252,6 @@ public struct DemoKiosk {
         return angle < 0 ? angle + 360 : angle
     }
 
-    /// YYYYMMDD of the UTC day starting at `instant` (days from the civil calendar's rule).
-    func civilDate(_ instant: Int64) -> String {
-        let z = instant / 86_400 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return String(year * 10_000 + month * 100 + day)
-    }
+    /// YYYYMMDD of the UTC day starting at `instant`.
+    func civilDate(_ instant: Int64) -> String { String(CivilDay.date(fromDay: Int(instant / 86_400))) }
 }

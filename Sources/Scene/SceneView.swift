@@ -246,22 +246,33 @@ public final class SceneView {
     /// its plane (it may pass under the banner) and the map stops panning on the primary plane.
     /// Off the frame path.
     public func showBanner(_ picture: Overlay?, atBottom: Bool) {
+        if let picture {
+            picture.x = 0
+            picture.y = atBottom ? renderer.height - picture.height : 0
+        }
+        showFixed("banner", picture, insertAt: 0)
+    }
+
+    /// Shows `picture` as the fixed picture `name` (put at `insertAt` among them, bottom to top,
+    /// when it is new; its pixels replaced when it is there already), or takes it away (nil).
+    /// On a plane of its own where the display grants one (asked again when it changes), else in
+    /// the canvas, where it takes the dot off its plane and stops the map panning. Off the frame path.
+    func showFixed(_ name: String, _ picture: Overlay?, insertAt position: Int) {
+        let existing = fixed.firstIndex { $0.name == name }
         guard let picture else {
-            guard let i = fixed.firstIndex(where: { $0.name == "banner" }) else { return }
+            guard let i = existing else { return }
             if fixed[i].inCanvas { renderer.remove(fixed[i].layer) }
             fixed.remove(at: i)
             if let layerPlanes { assignPlanes(layerPlanes) }
             renderer.invalidate()
             return
         }
-        picture.x = 0
-        picture.y = atBottom ? renderer.height - picture.height : 0
-        if let banner {
+        if let i = existing {
             // On a plane, the next frame decides again with the new pixels (its damage).
-            banner.replace(with: picture)
+            fixed[i].layer.replace(with: picture)
             return
         }
-        fixed.insert(FixedPicture(layer: PictureLayer(picture), name: "banner"), at: 0)
+        fixed.insert(FixedPicture(layer: PictureLayer(picture), name: name), at: min(position, fixed.count))
         if let layerPlanes {
             assignPlanes(layerPlanes)
         } else {

@@ -46,28 +46,7 @@ extension SceneView {
     /// dot and the banner; nil takes it away. A new picture replaces the old one's pixels; on a
     /// plane where the display grants one, else in the canvas. Off the frame path.
     public func showBoard(_ picture: Overlay?) {
-        let existing = fixed.firstIndex { $0.name == "board" }
-        guard let picture else {
-            guard let i = existing else { return }
-            if fixed[i].inCanvas { renderer.remove(fixed[i].layer) }
-            fixed.remove(at: i)
-            if let layerPlanes { assignPlanes(layerPlanes) }
-            renderer.invalidate()
-            return
-        }
-        if let i = existing {
-            fixed[i].layer.replace(with: picture)
-            return
-        }
-        let below = fixed.last?.name == "credit" ? fixed.count - 1 : fixed.count
-        fixed.insert(FixedPicture(layer: PictureLayer(picture), name: "board"), at: below)
-        if let layerPlanes {
-            assignPlanes(layerPlanes)
-        } else {
-            apply(PlaneGrants(dot: planeDot != nil, pictures: fixed.map { _ in false }))
-        }
-        if !renderer.screenLayers.isEmpty { stopPanning() }
-        renderer.invalidate()
+        showFixed("board", picture, insertAt: fixed.last?.name == "credit" ? fixed.count - 1 : fixed.count)
     }
 
     /// The board shown, if any.

@@ -58,25 +58,10 @@ final class RunKioskTests: XCTestCase {
     }
 
     func testBoardVehiclesAndAlertsLiveThenNoLiveDataWhileTheServerIsGoneThenLiveAgain() throws {
-        let python = FeedServer.python
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("kiosk_feeds.py").path
-        let now = Int(Date().timeIntervalSince1970)
-        let made = try runProgram(python, [script, "gtfs", "/work/shared/testdata/gtfs/fortaleza.zip", dir.path, String(now)], timeout: 120)
-        XCTAssertEqual(made.status, 0, made.stderr)
-        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
-        let server = try FeedServer()
-        try Data(made.stdout.utf8).write(to: server.folder.appendingPathComponent("plan.json"))
-        // The producer: the feeds made anew every 2 s, so their header times stay fresh.
-        func phase(_ n: Int) throws { try String(n).write(to: server.folder.appendingPathComponent("phase"), atomically: true, encoding: .utf8) }
-        func produce() throws -> ChildProcess {
-            let files = server.folder.appendingPathComponent("files/tu.pb")
-            try? FileManager.default.removeItem(at: files)
-            let child = try ChildProcess(python, [script, "loop", server.folder.path], label: "kiosk_feeds.py loop")
-            XCTAssertTrue(ChildProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: files.path) }, child.stderr)
-            return child
-        }
-        try phase(0)
-        var producer = try produce()
+        let world = try KioskWorld(in: dir)
+        let plan = world.plan, server = world.server
+        try world.phase(0)
+        var producer = try world.produce()
         defer { producer.terminate() }
 
         let trip = plan["trip"] as! String, scheduled = plan["scheduled"] as! Int
@@ -137,7 +122,7 @@ final class RunKioskTests: XCTestCase {
         XCTAssertEqual(atThree.marker("V1")?["old"] as? Bool, false)
 
         // It reports stop 5: the marker glides there along the line, never back.
-        try phase(1)
+        try world.phase(1)
         _ = try waitForKiosk(frames, daemon, "V1 at stop 5") { k in
             guard let m = k.marker("V1"), let lat = m["lat"] as? Double, let lon = m["lon"] as? Double else { return false }
             return self.metres(stop5, lat, lon) < 40
@@ -177,7 +162,7 @@ final class RunKioskTests: XCTestCase {
         let stale = try waitForKiosk(frames, daemon, timeout: 40, "a stale feed") { $0.live == "stale" }
         XCTAssertFalse(stale.rows.contains { $0["live"] as? Bool == true }, "\(stale.rows)")
         try daemon.waitForLog("kiosk: no live data (feed 1")
-        producer = try produce()
+        producer = try world.produce()
         try daemon.waitForLog("kiosk: tripUpdates: fetched and read again")
         _ = try waitForKiosk(frames, daemon, "live after the producer is back") { $0.live == "live" }
 
@@ -209,13 +194,9 @@ final class RunKioskTests: XCTestCase {
     /// slowly, a 500 — each said once, counted by kind, the board the timetable marked as such,
     /// and the loop drawing all along.
     func testFaultsAreSaidOnceCountedAndTheLoopDrawsOn() throws {
-        let python = FeedServer.python
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("kiosk_feeds.py").path
-        let made = try runProgram(python, [script, "gtfs", "/work/shared/testdata/gtfs/fortaleza.zip", dir.path, String(Int(Date().timeIntervalSince1970))], timeout: 120)
-        XCTAssertEqual(made.status, 0, made.stderr)
-        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
-        let stopPlace = plan["stopPlace"] as! [Double]
-        let server = try FeedServer()
+        let world = try KioskWorld(in: dir)
+        let plan = world.plan, server = world.server
+        let stopPlace = world.place("stopPlace")
         let frames = dir.appendingPathComponent("frames")
         let prom = dir.appendingPathComponent("metrics.prom")
         let daemon = try RunningDaemon(config: """

@@ -10,18 +10,11 @@ final class RunRealtimeTripTests: XCTestCase {
     func testTheTripTheFeedGivesTheVehicleIsFollowedAndReplaced() throws {
         let dir = try TestEnvironment.temporaryDirectory("realtime-trip")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let python = FeedServer.python
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("kiosk_feeds.py").path
-        let made = try runProgram(python, [script, "gtfs", "/work/shared/testdata/gtfs/fortaleza.zip", dir.path, String(Int(Date().timeIntervalSince1970))], timeout: 120)
-        XCTAssertEqual(made.status, 0, made.stderr)
-        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
-        let server = try FeedServer()
-        try Data(made.stdout.utf8).write(to: server.folder.appendingPathComponent("plan.json"))
-        func phase(_ n: Int) throws { try String(n).write(to: server.folder.appendingPathComponent("phase"), atomically: true, encoding: .utf8) }
-        try phase(0)
-        let producer = try ChildProcess(python, [script, "loop", server.folder.path], label: "kiosk_feeds.py loop")
+        let world = try KioskWorld(in: dir)
+        let plan = world.plan, server = world.server
+        try world.phase(0)
+        let producer = try world.produce()
         defer { producer.terminate() }
-        XCTAssertTrue(ChildProcess.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: server.folder.appendingPathComponent("files/vp.pb").path) })
 
         let stop3 = plan["stop3"] as! [Double]
         let frames = dir.appendingPathComponent("frames")
@@ -45,12 +38,12 @@ final class RunRealtimeTripTests: XCTestCase {
         try daemon.waitForLog("transit: trip realtime: vehiclePositions names vehicle V1 on trip \(first)", timeout: 60)
         _ = try daemon.waitForFrames(in: frames, "frames on \(first)") { $0.last?.trip == first }
 
-        try phase(2)
+        try world.phase(2)
         try daemon.waitForLog("transit: trip realtime: vehiclePositions names vehicle V1 on trip \(second)", timeout: 30)
         _ = try daemon.waitForFrames(in: frames, "frames on \(second)") { $0.last?.trip == second }
 
         // The feed no longer names the bus: said once, the trip kept.
-        try phase(3)
+        try world.phase(3)
         try daemon.waitForLog("transit: trip realtime: vehiclePositions does not name vehicle V1 on a trip; trip \(second) is still followed", timeout: 30)
         Thread.sleep(forTimeInterval: 6)
         XCTAssertEqual(daemon.log.components(separatedBy: "does not name vehicle V1").count - 1, 1, daemon.log)
