@@ -53,8 +53,9 @@ extension RunDaemon {
 
     /// Each turn of the loop: results handed to the worker, a refresh asked when one is due.
     func kioskDue() {
-        guard settings.kiosk.isActive, kiosk.openedIndex != nil, let d = display.driven else { return }
-        let now = waiting.now().seconds
+        guard settings.kiosk.isActive, kiosk.openedIndex != nil else { return }
+        // Taken whether or not a display is driven (blanked at night, unplugged): the worker
+        // keeps the feeds current, and nothing piles up in the handover meanwhile.
         if let fetcher = kiosk.fetcher, fetcher.handover.hasResults {
             fetcher.handover.take(into: &kiosk.results)
             let worker = kiosk.worker, handover = transit.handover
@@ -81,6 +82,8 @@ extension RunDaemon {
             }
             kiosk.wanted = true
         }
+        guard let d = display.driven else { return }
+        let now = waiting.now().seconds
         let newView = kiosk.viewID != ObjectIdentifier(d.view)
         if newView || now >= kiosk.nextRefresh { kiosk.wanted = true }
         guard kiosk.wanted, !kiosk.inFlight || newView else { return }
