@@ -65,11 +65,12 @@ final class KioskScreen {
             view.showKiosk(routes: routes.map { $0.layer }, markers: markers)
             linesShown = lines.count
         }
+        let projection = view.scene.projection
         var layerMotions: [MarkerLayer.Motion] = []
         var stamped: [KioskStamp.Marker] = []
         var next: [String: KioskStamp.Marker] = [:]
         for (m, sprite) in zip(snapshot.markers, made.sprites) {
-            guard let projection = view.scene.projection else { break }
+            guard let projection else { break }
             var from = m.along
             if let before = motions[m.vehicleID], before.tripID == m.tripID { from = min(before.place(at: now).along, m.along) }
             var metres = [from], lats: [Double] = [], lons: [Double] = []

@@ -103,10 +103,9 @@ final class KioskWorker: @unchecked Sendable {
     func refresh(_ r: KioskRefresh) -> KioskOutcome {
         guard let model else { return KioskOutcome(serial: r.serial, made: nil, notes: [], failure: nil) }
         var notes: [String] = []
-        let snapshot: KioskSnapshot, trips: [Trip]
+        let snapshot: KioskSnapshot
         do throws(TransitError) {
             snapshot = try model.snapshot(at: r.wall, clockSynchronised: r.clockSynchronised, notes: &notes)
-            trips = try model.lines(at: r.wall)
         } catch {
             return KioskOutcome(serial: r.serial, made: nil, notes: notes, failure: "the board cannot be read from the index (\(error.description))")
         }
@@ -143,11 +142,11 @@ final class KioskWorker: @unchecked Sendable {
             sprites = keep
             var lines: [Trip]?
             var lineStops: [Int?] = []
-            if r.full || linesSent != trips.map({ $0.tripID }) {
-                lines = trips
-                linesSent = trips.map { $0.tripID }
+            if r.full || linesSent != snapshot.lines.map({ $0.tripID }) {
+                lines = snapshot.lines
+                linesSent = snapshot.lines.map { $0.tripID }
                 let ids = model.stopIDs + model.boardStops.map { $0.stopID }
-                lineStops = trips.map { t in t.stops.firstIndex { ids.contains($0.stopID) } }
+                lineStops = snapshot.lines.map { t in t.stops.firstIndex { ids.contains($0.stopID) } }
             }
             return KioskOutcome(serial: r.serial, made: KioskMade(snapshot: snapshot, board: board, sprites: made, lines: lines, lineStops: lineStops),
                                 notes: notes, failure: nil)

@@ -42,7 +42,7 @@ public final class KioskModel {
 
     /// The stops the feed does not have.
     public func unknownStops() -> [String] {
-        stopIDs.filter { id in !boardStops.contains { $0.stopID == id } && (try? index.parentStations(of: [id]))?.isEmpty != false && !((try? index.hasStop(id)) ?? false) }
+        stopIDs.filter { !((try? index.hasStop($0)) ?? false) }
     }
 
     /// A fetch's outcome at `now` (UTC s); a line to say when there is one.
@@ -84,6 +84,7 @@ public final class KioskModel {
                                        tripIDs: unique(scheduled.map { $0.tripID }), agencyIDs: try index.agencyIDs(ofRoutes: routeIDs))
             snapshot.alerts = selection.texts(alerts, now: instant, language: settings.language)
         }
+        snapshot.lines = try lines(scheduled.filter { $0.departure >= instant })
         if settings.vehicles > 0, let vehicles = feeds[.vehiclePositions].message {
             snapshot.markers = try markers(vehicles, scheduled: scheduled, rows: rows, now: now,
                                            headerTime: feeds[.vehiclePositions].time ?? now)
@@ -91,10 +92,9 @@ public final class KioskModel {
         return snapshot
     }
 
-    /// The trips whose lines the screen draws: one trip per route and headsign leaving soonest.
-    public func lines(at now: Double) throws(TransitError) -> [Trip] {
-        let instant = Int64(now.rounded(.down))
-        let scheduled = try index.departures(at: stopIDs, from: instant, to: instant + Int64(settings.within), in: zone)
+    /// The trips whose lines the screen draws: one trip per route and headsign of the departures
+    /// to come, the soonest.
+    func lines(_ scheduled: [TransitIndex.StopDeparture]) throws(TransitError) -> [Trip] {
         var seen: [String] = [], out: [Trip] = []
         for d in scheduled {
             let key = d.route.routeID + "\u{1F}" + d.headsign

@@ -91,6 +91,8 @@ public struct KioskSnapshot: Sendable {
     /// Alert texts in the configured language, for the alerts line.
     public var alerts: [String]
     public var markers: [VehicleMarker]
+    /// The trips whose lines to draw: one per route and headsign leaving the stop within the window.
+    public var lines: [Trip] = []
     /// Seconds since the TripUpdates feed's header time (the fetch time where it has none); nil: none yet.
     public var tripUpdatesAge: Double?
     public var vehiclePositionsAge: Double?

@@ -42,6 +42,24 @@ struct FeedState {
     var said: String?
 
     func age(at now: Double) -> Double? { time.map { max(0, now - $0) } }
+
+    /// Takes a message read at `now`; what to say of it, if anything.
+    mutating func read(_ message: FeedMessage, at now: Double) -> String? {
+        self.message = message
+        failure = nil
+        guard let stamp = message.header.timestamp else {
+            time = now
+            return "no header timestamp: its age is counted from the fetch"
+        }
+        let t = Double(stamp)
+        if t > now + 60 {
+            time = now
+            return "header timestamp \(Int64(t - now)) s ahead of the clock: taken as the fetch time"
+        }
+        time = t
+        guard message.skippedEntities > 0 else { return nil }
+        return "\(message.skippedEntities) entities unreadable and skipped, the rest used" + (message.firstSkipError.map { " (first: \($0.description))" } ?? "")
+    }
 }
 
 /// The feeds' states, and the lines to say when one goes wrong or comes back.
@@ -68,31 +86,11 @@ struct FeedStates {
         case .failed(_, let sentence):
             s.failure = sentence
             problem = sentence
-        case .fresh, .message:
+        case .message(let message):
+            problem = s.read(message, at: now)
+        case .fresh(let bytes):
             do throws(RealtimeError) {
-                let message: FeedMessage
-                switch body {
-                case .message(let given): message = given
-                case .fresh(let bytes): message = try FeedMessage(decoding: bytes)
-                default: return nil
-                }
-                s.message = message
-                s.failure = nil
-                if let stamp = message.header.timestamp {
-                    let t = Double(stamp)
-                    if t > now + 60 {
-                        s.time = now
-                        problem = "header timestamp \(Int64(t - now)) s ahead of the clock: taken as the fetch time"
-                    } else {
-                        s.time = t
-                    }
-                } else {
-                    s.time = now
-                    problem = "no header timestamp: its age is counted from the fetch"
-                }
-                if message.skippedEntities > 0, problem == nil {
-                    problem = "\(message.skippedEntities) entities unreadable and skipped, the rest used" + (message.firstSkipError.map { " (first: \($0.description))" } ?? "")
-                }
+                problem = s.read(try FeedMessage(decoding: bytes), at: now)
             } catch {
                 s.failure = error.description
                 problem = error.kind == .differential ? "DIFFERENTIAL feeds are not supported: the feed is not used (a FULL_DATASET feed is needed)" : error.description + "; the last good feed is kept"
