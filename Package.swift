@@ -12,7 +12,7 @@ let package = Package(
     ],
     targets: [
         // Pixels: buffers, fixed point, shapes, blending, sprites, damage. Pure Swift, no Foundation.
-        .target(name: "Raster"),
+        .target(name: "Raster", swiftSettings: [.enableExperimentalFeature("AddressableParameters")]),
         // The SVPulsingAnnotationView look: style, animation clock, painter. Reads no files.
         .target(name: "LocationDot", dependencies: ["Raster"]),
         // Web Mercator: geographic points, the projection, the viewport. Pure Swift.

@@ -40,7 +40,7 @@ final class BenchDisplay: Display {
     /// The buffer on screen; nil before the first flip.
     var front: PixelBuffer? { flips == 0 ? nil : scanout.shown(flips - 1) }
 
-    func present(damage: Rect) {
+    func present(damage: DamageRegion) {
         queue.handedOver()
         if damage.isEmpty { return }
         queue.copied(scanout.present(damage, frame: flips, from: renderer))

@@ -98,7 +98,7 @@ public final class BenchDrive {
     /// the tiles on the primary plane while the dot fits its own plane), as the frame loop asks
     /// for it: what changed (empty while the frame goes to the planes alone) and the pixels
     /// redrawn. Allocates nothing.
-    public func draw(_ n: Int) -> (changed: Rect, touched: Int) {
+    public func draw(_ n: Int) -> (changed: DamageRegion, touched: Int) {
         if let route, n % BenchRoute.framesPerFix == 0 {
             route.place(n)
             renderer.invalidate(map.routeMoved())

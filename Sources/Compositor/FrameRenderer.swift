@@ -83,49 +83,69 @@ public final class FrameRenderer {
 
     /// Draws the dot with `appearance` centred at (`centerX`, `centerY`) in canvas pixels (sub-pixel;
     /// the canvas centre is (width/2, height/2)), or no dot when `appearance` is nil. Returns the
-    /// canvas rectangle that changed: last frame's dot and this one's (the whole canvas the
-    /// first time). That is this frame's damage for `Damage.add`.
+    /// canvas region that changed: last frame's dot and this one's, and what the layers changed,
+    /// each place apart (the whole canvas the first time). That is this frame's damage for
+    /// `Damage.add`.
     @discardableResult
-    public func render(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
+    public func render(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> DamageRegion {
         if let scroll = pendingScroll {
             pendingScroll = nil
             if !needsFullFrame, case .tiles(let m) = background {
                 return renderScrolled(appearance, centerX: centerX, centerY: centerY, by: scroll, over: m)
             }
         }
-        var changed = lastDot.union(staleBackground)
-        if layered { changed = changed.union(layerDamage()) }
+        var changed = DamageRegion(lastDot)
+        changed.add(staleBackground)
+        if layered { takeLayerDamage(into: &changed) }
         staleBackground = .empty
         var dot = Rect.empty
         if let appearance {
             dot = painter.bounds(centerX: centerX, centerY: centerY, appearance: appearance).intersection(bounds)
-            changed = changed.union(dot)
+            changed.add(dot)
         }
         if needsFullFrame {
-            changed = bounds
+            changed = DamageRegion(bounds)
             needsFullFrame = false
         }
+        // Each part is made whole on its own (the parts never overlap): the background, the map
+        // layers, the dot, the screen layers.
         if case .frame(let f) = background, !layered || !mapLayersMeet(changed) {
-            // The background restore and the dot in one pass over the changed rectangle; only over
-            // the dot's when copy-out reads the rest from the narrowed map.
-            let lazy = !layered && narrowed != nil
-            let painted = painter.paint(into: canvas.buffer, over: backgroundView(f), centerX: centerX, centerY: centerY,
-                                        appearance: dot.isEmpty ? nil : appearance, clip: lazy ? dot : changed)
-            if lazy { lagging = lagging.union(changed) }
-            lastPaint = (dot.isEmpty ? nil : appearance, centerX, centerY)
-            dot = dot.union(painted)
+            // The background restore and the dot in one pass; only over the dot's rectangle when
+            // copy-out reads the rest from the narrowed map.
+            let shown = dot.isEmpty ? nil : appearance
+            let view = backgroundView(f)
+            if !layered && narrowed != nil {
+                dot = dot.union(painter.paint(into: canvas.buffer, over: view, centerX: centerX, centerY: centerY,
+                                              appearance: shown, clip: dot))
+                lagging = lagging.union(changed.bounds)
+            } else {
+                for i in 0..<changed.count {
+                    let part = changed[i]
+                    if part.intersection(dot).isEmpty {
+                        canvas.buffer.copy(part, from: view)
+                    } else {
+                        dot = dot.union(painter.paint(into: canvas.buffer, over: view, centerX: centerX, centerY: centerY,
+                                                      appearance: shown, clip: part))
+                    }
+                }
+            }
+            lastPaint = (shown, centerX, centerY)
         } else {
             if !lagging.isEmpty { catchUp() }
-            restoreBackground(changed)
-            drawMapLayers(clip: changed)
-            if let appearance, !dot.isEmpty {
-                let painted = painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY,
-                                            appearance: appearance, clip: changed)
-                dot = dot.union(painted)
+            for i in 0..<changed.count {
+                let part = changed[i]
+                restoreBackground(part)
+                drawMapLayers(clip: part)
+                if let appearance, !dot.intersection(part).isEmpty {
+                    dot = dot.union(painter.paint(into: canvas.buffer, centerX: centerX, centerY: centerY,
+                                                  appearance: appearance, clip: part))
+                }
             }
         }
         if layered {
-            for layer in screenLayers { layer.draw(into: canvas.buffer, clip: changed) }
+            for layer in screenLayers {
+                for i in 0..<changed.count { layer.draw(into: canvas.buffer, clip: changed[i]) }
+            }
             fresh = dot.union(layerFrames())
         } else {
             fresh = dot
@@ -153,12 +173,10 @@ public final class FrameRenderer {
         fresh = nil
     }
 
-    /// What every layer says changed since the last frame.
-    private func layerDamage() -> Rect {
-        var r = Rect.empty
-        for layer in mapLayers { r = r.union(layer.takeDamage()) }
-        for layer in screenLayers { r = r.union(layer.takeDamage()) }
-        return r
+    /// What every layer says changed since the last frame, added to `region`.
+    private func takeLayerDamage(into region: inout DamageRegion) {
+        for layer in mapLayers { layer.takeDamage(into: &region) }
+        for layer in screenLayers { layer.takeDamage(into: &region) }
     }
 
     /// Where any layer may differ from the background: with the dot, what copy-out narrows.
@@ -169,8 +187,8 @@ public final class FrameRenderer {
         return r
     }
 
-    private func mapLayersMeet(_ rect: Rect) -> Bool {
-        for layer in mapLayers where !layer.frame.intersection(rect).isEmpty { return true }
+    private func mapLayersMeet(_ region: DamageRegion) -> Bool {
+        for layer in mapLayers where region.meets(layer.frame) { return true }
         return false
     }
 
@@ -186,7 +204,7 @@ public final class FrameRenderer {
     /// that arrived, what layers changed — before the dot and the screen layers are drawn. Every
     /// pixel ends up as a full redraw would leave it; on screen the whole canvas changed.
     private func renderScrolled(_ appearance: DotAppearance?, centerX: Double, centerY: Double,
-                                by scroll: (x: Int, y: Int), over mosaic: TileMosaic) -> Rect {
+                                by scroll: (x: Int, y: Int), over mosaic: TileMosaic) -> DamageRegion {
         canvas.buffer.scrollContents(byX: -scroll.x, y: -scroll.y)
         fresh = nil
         func moved(_ r: Rect) -> Rect { Rect(x: r.x - scroll.x, y: r.y - scroll.y, width: r.width, height: r.height) }
@@ -208,7 +226,11 @@ public final class FrameRenderer {
         }
         restore(staleBackground)
         staleBackground = .empty
-        if layered { restore(layerDamage()) }
+        if layered {
+            var damaged = DamageRegion()
+            takeLayerDamage(into: &damaged)
+            for i in 0..<damaged.count { restore(damaged[i]) }
+        }
         var dot = Rect.empty
         if let appearance {
             dot = painter.bounds(centerX: centerX, centerY: centerY, appearance: appearance).intersection(all)
@@ -220,7 +242,7 @@ public final class FrameRenderer {
         // Every pixel is now what a full redraw leaves: the tiles, but for the dot and the layers.
         fresh = layered ? dot.union(layerFrames()) : dot
         lastDot = dot
-        return all
+        return DamageRegion(all)
     }
 
     /// The tiled view moved by (`dx`, `dy`) map pixels: the next `render` scrolls the canvas by as
@@ -295,6 +317,14 @@ public final class FrameRenderer {
         }
         if !lagging.isEmpty { catchUp() }
         return canvas.buffer.copyOut(region: region, to: target, rotation: rotation)
+    }
+
+    /// Every part of `region` copied out as `copyOut(_:to:rotation:)` copies one.
+    @discardableResult
+    public func copyOut(_ region: DamageRegion, to target: PixelBuffer, rotation: Rotation = .r0) -> Copied {
+        var written = Copied()
+        for i in 0..<region.count { written.add(copyOut(region[i], to: target, rotation: rotation)) }
+        return written
     }
 
     /// The whole canvas as the last frame drew it, for readers other than `copyOut` (a

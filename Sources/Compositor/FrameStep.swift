@@ -23,7 +23,7 @@ public protocol DotPlaneLayer: AnyObject {
     /// the canvas: true; false, with nothing done, when the dot needs the canvas too.
     func placeAlone(_ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Bool
     /// `renderer.render` with as much of the dot on the plane as fits: the canvas's damage.
-    func render(_ renderer: FrameRenderer, _ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect
+    func render(_ renderer: FrameRenderer, _ appearance: DotAppearance?, centerX: Double, centerY: Double) -> DamageRegion
 }
 
 /// The map panned on the display's primary plane as a window over map pictures (`PlaneMap`).
@@ -72,8 +72,8 @@ public final class FrameStep {
 
     /// Draws the frame with the dot's `appearance` (nil: no dot) centred at (`centerX`, `centerY`)
     /// canvas pixels over the map seen from `offset` (the map pixel at the canvas's top-left).
-    /// Returns the canvas rectangle that changed: empty while the frame goes to the planes alone.
-    public func draw(_ appearance: DotAppearance?, centerX: Double, centerY: Double, offset: ViewOffset) -> Rect {
+    /// Returns the canvas region that changed: empty while the frame goes to the planes alone.
+    public func draw(_ appearance: DotAppearance?, centerX: Double, centerY: Double, offset: ViewOffset) -> DamageRegion {
         if let mapPlane, mapPlane.pans, let dotPlane, dotPlane.placeAlone(appearance, centerX: centerX, centerY: centerY) {
             if case .tiles(let tiles) = map {
                 // The mosaic follows the view behind the picture (the tiles around it asked
@@ -83,7 +83,7 @@ public final class FrameStep {
             }
             mapPlane.show(offsetX: offset.x, offsetY: offset.y)
             onPlanes = true
-            return .empty
+            return DamageRegion()
         }
         if let mapPlane, mapPlane.isShown { mapPlane.leave() }
         if onPlanes {

@@ -26,6 +26,13 @@ public protocol Layer: AnyObject {
     /// Where the layer's pixels changed since the last frame (its old and new places when it
     /// moved or was replaced), in canvas pixels; returned once, then forgotten.
     func takeDamage() -> Rect
+    /// The same damage added to `region` part by part: a layer of many small pictures (vehicles
+    /// spread over the map) keeps them apart, so the frame restores and copies only those.
+    func takeDamage(into region: inout DamageRegion)
     /// Draws the layer inside `clip` over what `canvas` (XRGB8888) holds there.
     func draw(into canvas: PixelBuffer, clip: Rect)
+}
+
+extension Layer {
+    public func takeDamage(into region: inout DamageRegion) { region.add(takeDamage()) }
 }

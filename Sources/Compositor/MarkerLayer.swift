@@ -35,7 +35,8 @@ public final class MarkerLayer: Layer {
     }
 
     private var slots: ContiguousArray<Slot> = []
-    private var damage = Rect.empty
+    /// Each marker's old and new places, kept apart: markers spread over the map damage only where they are.
+    private var damage = DamageRegion()
     /// The map pixel at the canvas's top-left corner.
     public private(set) var view = (x: 0, y: 0)
 
@@ -45,7 +46,7 @@ public final class MarkerLayer: Layer {
 
     /// Replaces the markers (off the frame path: it allocates). The old ones' places are damaged.
     public func setMarkers(_ motions: [Motion]) {
-        for s in slots { damage = damage.union(s.drawn) }
+        for s in slots { damage.add(s.drawn) }
         slots = ContiguousArray(motions.map { m in
             var lengths = ContiguousArray<Int64>(repeating: 0, count: m.path.count)
             for i in 1..<max(1, m.path.count) {
@@ -59,7 +60,7 @@ public final class MarkerLayer: Layer {
     /// The map's view moved (the canvas's top-left is map pixel x, y): every marker is drawn anew.
     public func setView(x: Int, y: Int) {
         guard view.x != x || view.y != y else { return }
-        for s in slots { damage = damage.union(s.drawn) }
+        for s in slots { damage.add(s.drawn) }
         view = (x, y)
         for i in slots.indices { slots[i].drawn = .empty }
     }
@@ -71,7 +72,8 @@ public final class MarkerLayer: Layer {
             let m = slots[i].motion
             let r = Rect(x: p.x - view.x - m.anchorX, y: p.y - view.y - m.anchorY, width: m.picture.width, height: m.picture.height)
             if r == slots[i].drawn { continue }
-            damage = damage.union(slots[i].drawn).union(r)
+            damage.add(slots[i].drawn)
+            damage.add(r)
             slots[i].drawn = r
             slots[i].motion.picture.x = r.x
             slots[i].motion.picture.y = r.y
@@ -103,8 +105,13 @@ public final class MarkerLayer: Layer {
     }
 
     public func takeDamage() -> Rect {
-        defer { damage = .empty }
-        return damage
+        defer { damage = DamageRegion() }
+        return damage.bounds
+    }
+
+    public func takeDamage(into region: inout DamageRegion) {
+        region.add(damage)
+        damage = DamageRegion()
     }
 
     public func draw(into canvas: PixelBuffer, clip: Rect) {

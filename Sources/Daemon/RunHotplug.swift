@@ -109,7 +109,7 @@ extension RunDaemon {
     /// display failed and was lost.
     @discardableResult
     func presentWhole(_ d: DrivenDisplay, now: MonotonicInstant) -> Bool {
-        let whole = Rect(x: 0, y: 0, width: d.canvasWidth, height: d.canvasHeight)
+        let whole = DamageRegion(Rect(x: 0, y: 0, width: d.canvasWidth, height: d.canvasHeight))
         _ = d.view.draw(at: now.seconds)
         do {
             try d.present(whole, frame: d.view.last.stamp(sinceStart: started.duration(to: now).seconds, monotonic: now.seconds))

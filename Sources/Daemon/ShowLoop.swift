@@ -189,7 +189,7 @@ final class ShowFrames: FrameLoopClient {
         // Damage that waited for this flip or vblank goes out now, not a frame later.
         if let t = stillUnshown, let output = shown?.output, !output.isSettled {
             output.recorder?.stamp(FrameStamp(sinceStart: t, monotonic: t))
-            try output.present(damage: .empty)
+            try output.present(damage: DamageRegion())
         }
     }
 
@@ -200,7 +200,7 @@ final class ShowFrames: FrameLoopClient {
         let t = settings.clock(elapsed: shown.start.duration(to: now).seconds)
         // A still frame is drawn once; the timer keeps the loop presenting until a deferred flip
         // has gone out.
-        var damage = Rect.empty
+        var damage = DamageRegion()
         if t != drawnAt {
             damage = shown.step.draw(shown.clock.appearance(at: t), centerX: shown.cx, centerY: shown.cy, offset: ViewOffset(x: 0, y: 0))
             drawnAt = t

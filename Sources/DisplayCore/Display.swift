@@ -42,7 +42,7 @@ public protocol Display: AnyObject {
     func start() throws(DisplayFailure)
     /// Pushes the part of the canvas that changed since the last call (logical pixels). When the
     /// display cannot take it now (a flip still in flight) it keeps the damage for the next call.
-    func present(damage: Rect) throws(DisplayFailure)
+    func present(damage: DamageRegion) throws(DisplayFailure)
     func handleEvents() throws(DisplayFailure)
     /// Whether everything handed over is on its way to the screen: no damage waits for a flip or
     /// a vblank still in flight. A still frame is shown once this holds after its `present`.
@@ -78,6 +78,8 @@ public protocol Display: AnyObject {
 }
 
 extension Display {
+    /// `present(damage:)` with one changed rectangle.
+    public func present(damage rect: Rect) throws(DisplayFailure) { try present(damage: DamageRegion(rect)) }
     public func route(copyOut copier: CanvasCopier) {}
     /// A display without events of its own (files, memory) has nothing to poll.
     public var pollDescriptor: Int32? { nil }

@@ -44,4 +44,12 @@ public struct DisplayCanvas {
         if let copier { return copier.copy(region, target, rotation) }
         return buffer().copyOut(region: region, to: target, rotation: rotation)
     }
+
+    /// Every part of logical `region` copied out as `copyOut(region:to:rotation:)` copies one.
+    @discardableResult
+    public mutating func copyOut(region: DamageRegion, to target: PixelBuffer, rotation: Rotation) -> Copied {
+        var written = Copied()
+        for i in 0..<region.count { written.add(copyOut(region: region[i], to: target, rotation: rotation)) }
+        return written
+    }
 }

@@ -15,5 +15,5 @@ public final class NullDisplay: MemoryFrameDisplay {
     public var displayName: String { "none \(canvasWidth)x\(canvasHeight)" }
     /// Discarding is all this display does with a frame, so every present is one done.
     public private(set) var presentation = PresentationCount()
-    public func present(damage: Rect) { presentation.presented += 1 }
+    public func present(damage: DamageRegion) { presentation.presented += 1 }
 }

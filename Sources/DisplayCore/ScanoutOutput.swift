@@ -5,7 +5,7 @@ import Raster
 public protocol ScanoutOutput: Display {
     associatedtype OutputError: DisplayError
     func startScanout() throws(OutputError)
-    func presentDamage(damage: Rect) throws(OutputError)
+    func presentDamage(damage: DamageRegion) throws(OutputError)
     func readEvents() throws(OutputError)
 }
 
@@ -13,7 +13,7 @@ extension ScanoutOutput {
     public func start() throws(DisplayFailure) {
         do { try startScanout() } catch { throw DisplayFailure(error) }
     }
-    public func present(damage: Rect) throws(DisplayFailure) {
+    public func present(damage: DamageRegion) throws(DisplayFailure) {
         do { try presentDamage(damage: damage) } catch { throw DisplayFailure(error) }
     }
     public func handleEvents() throws(DisplayFailure) {

@@ -77,9 +77,11 @@ public final class FBDevOutput: BlankingOutput {
 
     /// A frame's damage into a screen: in the panel's own layout through the canvas's drawer
     /// (when one was routed), in any other layout converted here.
-    private func copy(_ region: Rect, from frame: PixelBuffer, to screen: PixelBuffer) -> Rect {
+    private func copy(_ region: DamageRegion, from frame: PixelBuffer, to screen: PixelBuffer) -> Copied {
         if layout.isNative { return shadow.copyOut(region: region, to: screen, rotation: rotation) }
-        return layout.copy(region: region, from: frame, to: screen, rotation: rotation)
+        var written = Copied()
+        for i in 0..<region.count { written.add(layout.copy(region: region[i], from: frame, to: screen, rotation: rotation)) }
+        return written
     }
 
     /// The end of a vblank wait, while FBIO_WAITFORVSYNC paces; nothing else to poll.
@@ -254,7 +256,7 @@ public final class FBDevOutput: BlankingOutput {
 
     // MARK: Frames
 
-    public func presentDamage(damage rect: Rect) throws(FBDevError) {
+    public func presentDamage(damage rect: DamageRegion) throws(FBDevError) {
         precondition(started && !closed, "FBDevOutput.present before start() or after close()")
         scanout.handedOver()
         damage.add(rect)

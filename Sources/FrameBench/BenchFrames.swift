@@ -76,8 +76,8 @@ public final class BenchFrames {
     /// Frame `n` drawn into the canvas, as the frame loop asks for it: what changed (empty while
     /// the frame goes to the planes alone; the whole canvas for the copy scene, which draws
     /// nothing) and the pixels redrawn.
-    public func draw(_ n: Int) -> (changed: Rect, touched: Int) {
-        if options.scene == .copy { return (renderer.bounds, 0) }
+    public func draw(_ n: Int) -> (changed: DamageRegion, touched: Int) {
+        if options.scene == .copy { return (DamageRegion(renderer.bounds), 0) }
         let f = scene.frame(n)
         if let route {
             let r = route.step(n, map: map.buffer), o = renderer.backgroundOrigin

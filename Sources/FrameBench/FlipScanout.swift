@@ -21,7 +21,7 @@ public final class FlipScanout {
     }
 
     /// Frame `n`'s canvas damage `changed` copied out of `renderer` into its buffer; the pixels written.
-    public func present(_ changed: Rect, frame n: Int, from renderer: FrameRenderer) -> Int {
+    public func present(_ changed: DamageRegion, frame n: Int, from renderer: FrameRenderer) -> Int {
         damage.add(changed)
         let written = renderer.copyOut(damage.union, to: buffers[n & 1].buffer, rotation: rotation)
         damage.endFrame()

@@ -155,7 +155,7 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
 
     // MARK: Frames
 
-    public func presentDamage(damage rect: Rect) throws(KMSError) {
+    public func presentDamage(damage rect: DamageRegion) throws(KMSError) {
         precondition(started && !closed, "AtomicKMSOutput.present before start() or after close()")
         // A picture on screen leaves the canvas behind it; `showCanvas` brings all of it back.
         if !showsPicture { damage.add(rect) }
@@ -196,7 +196,7 @@ public final class AtomicKMSOutput: KMSDisplay, SpritePlane {
             log("\(name): the driver refused the dot's plane at (\(sprite.x), \(sprite.y)) \(sprite.width)x\(sprite.height) (\(error.message)); composing in software from now on")
             spriteRefused = true
             sprite = SpriteState()
-            try presentDamage(damage: .empty)
+            try presentDamage(damage: DamageRegion())
             return
         }
         scanout.queued(at: clock())

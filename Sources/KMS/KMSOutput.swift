@@ -153,7 +153,7 @@ public final class KMSOutput {
 
     // MARK: Frames
 
-    public func presentDamage(damage rect: Rect) throws(KMSError) {
+    public func presentDamage(damage rect: DamageRegion) throws(KMSError) {
         precondition(started && !closed, "KMSOutput.present before start() or after close()")
         damage.add(rect)
         // One flip in flight: until its event arrives both buffers may be on screen, so neither is
@@ -177,7 +177,7 @@ public final class KMSOutput {
             return
         }
         do {
-            try card.dirty(framebuffer: buffers[0].framebuffer, clip: written)
+            try card.dirty(framebuffer: buffers[0].framebuffer, clip: written.bounds)
             dirtyCalls += 1
             scanout.shown()
         } catch {

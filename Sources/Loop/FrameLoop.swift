@@ -47,10 +47,10 @@ public protocol FrameLoopClient: AnyObject {
 public final class FrameLoop {
     /// A drawn frame: what changed in the canvas, and what the frame record says of it.
     public struct Frame {
-        public var damage: Rect
+        public var damage: DamageRegion
         public var stamp: FrameStamp
 
-        public init(damage: Rect, stamp: FrameStamp) {
+        public init(damage: DamageRegion, stamp: FrameStamp) {
             self.damage = damage
             self.stamp = stamp
         }

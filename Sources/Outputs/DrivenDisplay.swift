@@ -65,19 +65,21 @@ public final class DrivenDisplay {
     public var compositionPhrase: String { display.spritePlane == nil ? "software composition" : "planes composition" }
 
     /// Draws the view's frame at `now` (monotonic seconds) into the display's canvas; the damage.
-    public func draw(at now: Double) -> Rect {
+    public func draw(at now: Double) -> DamageRegion {
         let damage = view.draw(at: now)
         fillCanvas(damage)
         return damage
     }
 
     /// A view made later draws into its own frame: its damage is copied into the canvas.
-    private func fillCanvas(_ damage: Rect) {
-        if view.renderer !== canvasOwner { display.canvas.copy(damage, from: view.renderer.wholeCanvas()) }
+    private func fillCanvas(_ damage: DamageRegion) {
+        guard view.renderer !== canvasOwner else { return }
+        let drawn = view.renderer.wholeCanvas()
+        for i in 0..<damage.count { display.canvas.copy(damage[i], from: drawn) }
     }
 
-    /// Hands the frame's changed rectangle, drawn by the view, to the display.
-    public func present(_ damage: Rect, frame: FrameStamp) throws(DisplayFailure) {
+    /// Hands the frame's changed region, drawn by the view, to the display.
+    public func present(_ damage: DamageRegion, frame: FrameStamp) throws(DisplayFailure) {
         fillCanvas(damage)
         display.recorder?.stamp(frame)
         try display.present(damage: damage)

@@ -61,7 +61,7 @@ public final class PNGFrames: MemoryFrameDisplay, FrameRecorder {
     /// Writes a frame when the cadence (or a SIGUSR1) wants one, with the last `stamp`. A frame
     /// that cannot be written (a full disk) is said once and skipped; drawing goes on, and writing
     /// resumes when it can.
-    public func present(damage: Rect) {
+    public func present(damage: DamageRegion) {
         let frame = shown
         let extra = extraWanted
         guard extra || isDue(at: frame.monotonic) else { return }

@@ -58,3 +58,27 @@ extension PixelBuffer {
         }
     }
 }
+
+/// What copying a damage region out wrote: the panel rectangle holding it (a DirtyFB clip) and
+/// the pixels written.
+public struct Copied: Equatable, Sendable {
+    public private(set) var bounds = Rect.empty
+    public private(set) var area = 0
+
+    public init() {}
+
+    public mutating func add(_ written: Rect) {
+        bounds = bounds.union(written)
+        area += written.area
+    }
+}
+
+extension PixelBuffer {
+    /// Every part of logical `region` copied out as `copyOut(region:to:rotation:)` copies one.
+    @discardableResult
+    public func copyOut(region: DamageRegion, to target: PixelBuffer, rotation: Rotation = .r0) -> Copied {
+        var written = Copied()
+        for i in 0..<region.count { written.add(copyOut(region: region[i], to: target, rotation: rotation)) }
+        return written
+    }
+}

@@ -20,7 +20,7 @@ public final class PlaneDot {
     }
 
     /// `renderer.render` with the dot on the plane: the canvas's damage (the map's own changes).
-    public func render(_ renderer: FrameRenderer, _ appearance: DotAppearance?, centerX: Double, centerY: Double) -> Rect {
+    public func render(_ renderer: FrameRenderer, _ appearance: DotAppearance?, centerX: Double, centerY: Double) -> DamageRegion {
         if plane.takesSprites, let appearance {
             if let place = sprite.placement(appearance, centerX: centerX, centerY: centerY) {
                 show(appearance, centerX, centerY, place)

@@ -130,11 +130,11 @@ public final class SceneView {
     public func add(_ fix: Fix) -> SceneNote? { scene.add(fix) }
 
     /// Draws the frame at `now` (monotonic seconds) into the renderer's canvas and returns
-    /// the rectangle that changed: the dot's old and new places, tiles that arrived, or the whole
+    /// the region that changed: the dot's old and new places, tiles that arrived, or the whole
     /// canvas when the view moved. While the map pans on the display's primary plane the frame
     /// goes to the planes alone and the canvas, behind them, does not change (empty). Allocates
     /// nothing.
-    public func draw(at now: Double) -> Rect {
+    public func draw(at now: Double) -> DamageRegion {
         if let layerPlanes {
             if layerPlanes.generation != seenGeneration { apply(layerPlanes.grants) }
             // A picture on a plane that changed (text, size) is decided again with its new pixels.

@@ -32,7 +32,7 @@ open class TestDisplay: Display {
     public var canvas: PixelBuffer { frame.buffer() }
     public func adopt(canvas: PixelBuffer) { frame.adopt(canvas) }
     open func start() throws(DisplayFailure) {}
-    open func present(damage: Rect) throws(DisplayFailure) {}
+    open func present(damage: DamageRegion) throws(DisplayFailure) {}
     open func close() {}
 
     open func route(copyOut copier: CanvasCopier) {}

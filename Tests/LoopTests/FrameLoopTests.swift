@@ -37,7 +37,7 @@ final class FrameLoopTests: XCTestCase {
 
         func drawFrame(now: MonotonicInstant) -> FrameLoop.Frame {
             let t = waiting.elapsed
-            return FrameLoop.Frame(damage: Rect(x: 0, y: 0, width: 4, height: 4), stamp: FrameStamp(sinceStart: t, monotonic: t))
+            return FrameLoop.Frame(damage: DamageRegion(Rect(x: 0, y: 0, width: 4, height: 4)), stamp: FrameStamp(sinceStart: t, monotonic: t))
         }
 
         func framePresented(drawnAt now: MonotonicInstant, end: MonotonicInstant) { presented.append(waiting.elapsed) }

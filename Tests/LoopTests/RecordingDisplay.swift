@@ -23,7 +23,7 @@ final class RecordingDisplay: TestDisplay, FrameRecorder {
     private(set) var recordRequests = 0
     func recordNextFrame() { recordRequests += 1 }
 
-    override func present(damage: Rect) throws(DisplayFailure) {
+    override func present(damage: DamageRegion) throws(DisplayFailure) {
         if let failure = failNextPresent {
             failNextPresent = nil
             throw failure

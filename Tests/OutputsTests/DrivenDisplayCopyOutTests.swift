@@ -35,7 +35,7 @@ final class DrivenDisplayCopyOutTests: XCTestCase {
             let all = Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)
             for s in screens { canvas.copyOut(region: all, to: s.buffer, rotation: .r0) }
         }
-        override func present(damage rect: Rect) {
+        override func present(damage rect: DamageRegion) {
             damage.add(rect)
             let back = 1 - front
             frame.copyOut(region: damage.union, to: screens[back].buffer, rotation: .r0)

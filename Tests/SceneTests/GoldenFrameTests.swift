@@ -118,9 +118,9 @@ final class GoldenFrameTests: XCTestCase {
             let x = 60 + Double(step) * 7.3, y = 80 - Double(step) * 1.1
             let changed = renderer.render(clock.appearance(at: t), centerX: x, centerY: y)
             let fresh = try FrameRenderer(width: 200, height: 160, style: style, scale: 2, background: .color(StillFrame.defaultBackground))
-            XCTAssertEqual(fresh.render(clock.appearance(at: t), centerX: x, centerY: y), fresh.bounds)
+            XCTAssertEqual(fresh.render(clock.appearance(at: t), centerX: x, centerY: y).bounds, fresh.bounds)
             XCTAssertTrue(Array(renderer.canvas.bytes) == Array(fresh.canvas.bytes), "step \(step): incremental frame differs from a fresh one")
-            if step > 0 { XCTAssertNotEqual(changed, renderer.bounds, "later frames redraw only the dot's region") }
+            if step > 0 { XCTAssertNotEqual(changed.bounds, renderer.bounds, "later frames redraw only the dot's region") }
         }
     }
 }

@@ -352,7 +352,7 @@ final class PlaneTilesTests: XCTestCase {
         let plane = try XCTUnwrap(PlaneMap(plane: display, painter: map, viewWidth: 300, viewHeight: 180))
         func show(_ x: Int, _ y: Int) {
             plane.show(offsetX: x, offsetY: y)
-            display.present(damage: .empty)
+            display.present(damage: DamageRegion())
         }
         show(-500, 40)
         XCTAssertEqual(map.drawn, [[-628, -88, 556, 436]], "centred on the view, off the map and unclamped")

@@ -56,11 +56,11 @@ final class PlanesDisplay: TestDisplay, SpritePlane, MapScrollPlane, PicturePlan
         picturesNext = pictures.indices.filter { granted[$0 + 1] != nil }.map { pictures[$0] }
         return grants
     }
-    override func start() { present(damage: Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight)) }
-    override func present(damage: Rect) {
+    override func start() { present(damage: DamageRegion(Rect(x: 0, y: 0, width: canvasWidth, height: canvasHeight))) }
+    override func present(damage: DamageRegion) {
         if next == nil, !damage.isEmpty || shown != nil {
             // Back from a picture, the whole canvas; else what changed.
-            let r = shown != nil ? canvas.bounds : damage
+            let r = shown != nil ? canvas.bounds : damage.bounds
             copy.buffer.copy(r, from: canvas)
             canvasCopies += 1
         }

@@ -70,7 +70,7 @@ final class MemoryDisplay: TestDisplay, DisplayHotplug, DisplayBlanking, FrameRe
 
     func stamp(_ frame: FrameStamp) { stamped = frame }
 
-    override func present(damage: Rect) throws(DisplayFailure) {
+    override func present(damage: DamageRegion) throws(DisplayFailure) {
         if let failure = failNextPresent {
             failNextPresent = nil
             throw failure
@@ -79,7 +79,7 @@ final class MemoryDisplay: TestDisplay, DisplayHotplug, DisplayBlanking, FrameRe
         if blanked { presentsWhileBlanked += 1 }
         if let stamped { stamps.append(stamped) }
         stamped = nil
-        damages.append(damage)
+        damages.append(damage.bounds)
         onPresent?()
         if !holdFlips {
             presentation.presented += 1
