@@ -322,9 +322,7 @@ public final class FrameRenderer {
     /// Every part of `region` copied out as `copyOut(_:to:rotation:)` copies one.
     @discardableResult
     public func copyOut(_ region: DamageRegion, to target: PixelBuffer, rotation: Rotation = .r0) -> Copied {
-        var written = Copied()
-        for i in 0..<region.count { written.add(copyOut(region[i], to: target, rotation: rotation)) }
-        return written
+        Copied(region) { copyOut($0, to: target, rotation: rotation) }
     }
 
     /// The whole canvas as the last frame drew it, for readers other than `copyOut` (a

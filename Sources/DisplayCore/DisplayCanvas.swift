@@ -48,8 +48,6 @@ public struct DisplayCanvas {
     /// Every part of logical `region` copied out as `copyOut(region:to:rotation:)` copies one.
     @discardableResult
     public mutating func copyOut(region: DamageRegion, to target: PixelBuffer, rotation: Rotation) -> Copied {
-        var written = Copied()
-        for i in 0..<region.count { written.add(copyOut(region: region[i], to: target, rotation: rotation)) }
-        return written
+        Copied(region) { copyOut(region: $0, to: target, rotation: rotation) }
     }
 }

@@ -79,9 +79,7 @@ public final class FBDevOutput: BlankingOutput {
     /// (when one was routed), in any other layout converted here.
     private func copy(_ region: DamageRegion, from frame: PixelBuffer, to screen: PixelBuffer) -> Copied {
         if layout.isNative { return shadow.copyOut(region: region, to: screen, rotation: rotation) }
-        var written = Copied()
-        for i in 0..<region.count { written.add(layout.copy(region: region[i], from: frame, to: screen, rotation: rotation)) }
-        return written
+        return Copied(region) { layout.copy(region: $0, from: frame, to: screen, rotation: rotation) }
     }
 
     /// The end of a vblank wait, while FBIO_WAITFORVSYNC paces; nothing else to poll.

@@ -71,14 +71,18 @@ public struct Copied: Equatable, Sendable {
         bounds = bounds.union(written)
         area += written.area
     }
+
+    /// Every part of `region` through `copy`, which copies one logical rectangle out and returns
+    /// the panel rectangle it wrote.
+    public init(_ region: DamageRegion, _ copy: (Rect) -> Rect) {
+        for i in 0..<region.count { add(copy(region[i])) }
+    }
 }
 
 extension PixelBuffer {
     /// Every part of logical `region` copied out as `copyOut(region:to:rotation:)` copies one.
     @discardableResult
     public func copyOut(region: DamageRegion, to target: PixelBuffer, rotation: Rotation = .r0) -> Copied {
-        var written = Copied()
-        for i in 0..<region.count { written.add(copyOut(region: region[i], to: target, rotation: rotation)) }
-        return written
+        Copied(region) { copyOut(region: $0, to: target, rotation: rotation) }
     }
 }
