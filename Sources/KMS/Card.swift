@@ -77,8 +77,9 @@ public protocol DRMCard: AnyObject {
     /// Queues a flip to `framebuffer` at the next vblank, always with an event; EBUSY while one is
     /// still in flight.
     func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(SyscallError)
-    /// drmModeDirtyFB with one clip rectangle (physical pixels). ENOSYS: the driver has none.
-    func dirty(framebuffer: UInt32, clip: Rect) throws(SyscallError)
+    /// drmModeDirtyFB with a clip rectangle per part of `clips` (physical pixels): drivers that
+    /// send a frame on (USB and SPI panels, virtual GPUs) send only those. ENOSYS: the driver has none.
+    func dirty(framebuffer: UInt32, clips: DamageRegion) throws(SyscallError)
     /// Waits `frames` vblanks on the CRTC at `crtcIndex` (0: just asks). 0 or the errno.
     func waitVBlank(crtcIndex: Int, frames: Int) -> Int32
     /// Waits at most `timeoutMilliseconds` for events to become readable: true when there are

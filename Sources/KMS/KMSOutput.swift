@@ -140,7 +140,7 @@ public final class KMSOutput {
 
     private func probeDirty() throws(KMSError) -> Int32 {
         do {
-            try card.dirty(framebuffer: buffers[0].framebuffer, clip: Rect(x: 0, y: 0, width: mode.width, height: mode.height))
+            try card.dirty(framebuffer: buffers[0].framebuffer, clips: DamageRegion(Rect(x: 0, y: 0, width: mode.width, height: mode.height)))
             dirtyCalls += 1
             return 0
         } catch {
@@ -168,7 +168,11 @@ public final class KMSOutput {
     private func presentInPlace() throws(KMSError) {
         let region = damage.current
         if region.isEmpty { return }
-        let written = shadow.copyOut(region: region, to: buffers[0].pixels, rotation: rotation)
+        // The panel rectangles written, each its own DirtyFB clip.
+        var written = DamageRegion()
+        for i in 0..<region.count {
+            written.add(shadow.copyOut(region: region[i], to: buffers[0].pixels, rotation: rotation))
+        }
         scanout.copied(written.area)
         damage.endFrame()
         // Without DirtyFB the scan-out buffer is what the controller reads: written is shown.
@@ -177,7 +181,7 @@ public final class KMSOutput {
             return
         }
         do {
-            try card.dirty(framebuffer: buffers[0].framebuffer, clip: written.bounds)
+            try card.dirty(framebuffer: buffers[0].framebuffer, clips: written)
             dirtyCalls += 1
             scanout.shown()
         } catch {
@@ -265,7 +269,7 @@ public final class KMSOutput {
             for y in 0..<shown.pixels.height {
                 shown.pixels.row(y).initializeMemory(as: UInt8.self, repeating: 0, count: shown.pixels.width * shown.pixels.format.bytesPerPixel)
             }
-            if dirtyWorks { try? card.dirty(framebuffer: shown.framebuffer, clip: Rect(x: 0, y: 0, width: mode.width, height: mode.height)) }
+            if dirtyWorks { try? card.dirty(framebuffer: shown.framebuffer, clips: DamageRegion(Rect(x: 0, y: 0, width: mode.width, height: mode.height))) }
             return .black(reason: "\(name): DPMS Off failed (\(error.message)); the screen shows black instead")
         }
     }

@@ -258,11 +258,18 @@ public final class LibDRMCard: DRMCard {
         try negativeErrnoCall("drmModePageFlip", path) { drmModePageFlip(raw, crtc, framebuffer, PD_PAGE_FLIP_EVENT, counter) }
     }
 
-    public func dirty(framebuffer: UInt32, clip: Rect) throws(SyscallError) {
+    public func dirty(framebuffer: UInt32, clips: DamageRegion) throws(SyscallError) {
         let raw = fd.rawValue
-        var c = drmModeClip(x1: UInt16(clamping: clip.x), y1: UInt16(clamping: clip.y),
-                            x2: UInt16(clamping: clip.maxX), y2: UInt16(clamping: clip.maxY))
-        try negativeErrnoCall("drmModeDirtyFB", path) { drmModeDirtyFB(raw, framebuffer, &c, 1) }
+        // On the stack: a frame's clips allocate nothing.
+        try withUnsafeTemporaryAllocation(of: drmModeClip.self, capacity: DamageRegion.capacity) { c throws(SyscallError) in
+            for i in 0..<clips.count {
+                let r = clips[i]
+                c[i] = drmModeClip(x1: UInt16(clamping: r.x), y1: UInt16(clamping: r.y),
+                                   x2: UInt16(clamping: r.maxX), y2: UInt16(clamping: r.maxY))
+            }
+            let base = c.baseAddress!, count = UInt32(clips.count)
+            try negativeErrnoCall("drmModeDirtyFB", path) { drmModeDirtyFB(raw, framebuffer, base, count) }
+        }
     }
 
     public func connectorState(_ connector: UInt32) throws(SyscallError) -> ConnectorState {

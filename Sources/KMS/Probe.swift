@@ -49,7 +49,7 @@ public struct CardProbe: JSONReport, Sendable {
         var dirty = ENOTSUP
         if caps.dumbBuffers, let b = try? card.createBuffer(width: 64, height: 64, format: .xrgb8888) {
             do {
-                try card.dirty(framebuffer: b.framebuffer, clip: Rect(x: 0, y: 0, width: 64, height: 64))
+                try card.dirty(framebuffer: b.framebuffer, clips: DamageRegion(Rect(x: 0, y: 0, width: 64, height: 64)))
                 dirty = 0
             } catch {
                 dirty = error.errno

@@ -52,6 +52,28 @@ final class DamageOutputTests: XCTestCase {
         }
     }
 
+    /// Damage in places far apart is copied and flushed place by place: one DirtyFB call with a
+    /// clip for each, not the rectangle holding them all.
+    func testPlacesApartAreCopiedAndFlushedApart() throws {
+        for rotation in [Rotation.r0, .r90] {
+            let card = flushedCard()
+            let output = try Scene.make(card, KMSConfiguration(rotation: rotation, update: .damage))
+            Scene.fill(output.canvas, output.canvas.bounds) { _, _ in Scene.background }
+            try output.start()
+            let a = Rect(x: 1, y: 2, width: 4, height: 3), b = Rect(x: 30, y: 20, width: 6, height: 2)
+            Scene.fill(output.canvas, a, Scene.pattern(1))
+            Scene.fill(output.canvas, b, Scene.pattern(2))
+            var region = DamageRegion(a)
+            region.add(b)
+            let before = card.log.count, copied = output.statistics.pixelsCopied
+            try output.present(damage: region)
+            let line = try XCTUnwrap(card.log[before...].first { $0.hasPrefix("dirty") })
+            XCTAssertEqual(line.split(separator: " ").count, 3 + 2, "two clips: \(line)")
+            XCTAssertEqual(output.statistics.pixelsCopied - copied, a.area + b.area, "only the two places")
+            Scene.assertPanelShowsCanvas(card, output, "rotation \(rotation.degrees)")
+        }
+    }
+
     func testWithoutDirtyFBThePanelWouldNotChange() throws {
         // The reason the QEMU virtio-gpu test fails when DirtyFB is not called: prove the fake
         // panel (like virtio-gpu's) ignores unflushed writes.

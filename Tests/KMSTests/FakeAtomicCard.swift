@@ -206,7 +206,7 @@ final class FakeAtomicCard: AtomicCard {
     }
     func destroyBuffer(_ buffer: ScanoutBuffer) { inner.destroyBuffer(buffer) }
     func pageFlip(crtc: UInt32, framebuffer: UInt32) throws(SyscallError) { try inner.pageFlip(crtc: crtc, framebuffer: framebuffer) }
-    func dirty(framebuffer: UInt32, clip: Rect) throws(SyscallError) { try inner.dirty(framebuffer: framebuffer, clip: clip) }
+    func dirty(framebuffer: UInt32, clips: DamageRegion) throws(SyscallError) { try inner.dirty(framebuffer: framebuffer, clips: clips) }
     func waitVBlank(crtcIndex: Int, frames: Int) -> Int32 { inner.waitVBlank(crtcIndex: crtcIndex, frames: frames) }
     func waitForEvents(timeoutMilliseconds: Int32) throws(SyscallError) -> Bool {
         if inFlight != nil { return true }

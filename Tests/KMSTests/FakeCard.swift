@@ -147,11 +147,12 @@ final class FakeCard: DRMCard {
         pendingFlip = framebuffer
     }
 
-    func dirty(framebuffer: UInt32, clip: Rect) throws(SyscallError) {
+    func dirty(framebuffer: UInt32, clips: DamageRegion) throws(SyscallError) {
         if let e = fail("dirty") { throw e }
         if dirtyErrno != 0 { throw SyscallError(call: "drmModeDirtyFB", object: path, errno: dirtyErrno) }
-        log.append("dirty fb \(framebuffer) \(clip)")
-        if framebuffer == scanout { push(clip) }
+        let parts = (0..<clips.count).map { clips[$0] }
+        log.append("dirty fb \(framebuffer) " + parts.map(\.description).joined(separator: " "))
+        if framebuffer == scanout { for clip in parts { push(clip) } }
     }
 
     func waitVBlank(crtcIndex: Int, frames: Int) -> Int32 {
