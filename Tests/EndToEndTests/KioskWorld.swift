@@ -36,4 +36,16 @@ struct KioskWorld {
     }
 
     func place(_ key: String) -> [Double] { plan[key] as! [Double] }
+
+    /// The configuration's [transit] section over the moved feed in DIR, with `more` keys.
+    func transitSection(_ dir: URL, _ more: String...) -> String {
+        (["[transit]", "gtfs = \(dir.appendingPathComponent("feed").path)", "cache = \(dir.appendingPathComponent("cache").path)"] + more)
+            .joined(separator: "\n")
+    }
+
+    /// The [realtime] section: each feed key from the server's `paths`, checked against the test CA.
+    func realtimeSection(_ paths: KeyValuePairs<String, String>, _ more: String...) -> String {
+        (["[realtime]"] + paths.map { "\($0.key) = \(server.url($0.value))" } + ["caFile = \(server.caFile)"] + more)
+            .joined(separator: "\n")
+    }
 }

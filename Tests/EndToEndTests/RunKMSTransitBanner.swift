@@ -8,8 +8,6 @@ import XCTest
 /// host for the same trip and next stop — first the stop ahead, then, once the bus has arrived
 /// there, the stop after it.
 struct TransitBannerGuest {
-    static let origin = (lat: 51.77, lon: 19.47)
-    static let stops: [(id: String, name: String, y: Double)] = [("A", "Plac Wolności", 0), ("B", "Piotrkowska, róg", 700), ("C", "Dworzec", 1400)]
     /// Where the guest finds what the host made.
     static let guestFolder = "/transit"
     static let zone = "/usr/share/zoneinfo/Europe/Warsaw"
@@ -17,30 +15,13 @@ struct TransitBannerGuest {
 
     let host: URL
 
-    static func at(_ y: Double) -> (lat: Double, lon: Double) {
-        (origin.lat + y / 111_320.0, origin.lon)
-    }
+    static func at(_ y: Double) -> (lat: Double, lon: Double) { BusStreet.at(y) }
 
     init() throws {
         host = try TestEnvironment.temporaryDirectory("kms-banner")
         let fm = FileManager.default
-        try fm.createDirectory(at: host.appendingPathComponent("feed"), withIntermediateDirectories: true)
+        try BusStreet.writeFeed(to: host.appendingPathComponent("feed"), lastDay: "20391231", colours: true)
         try fm.createDirectory(at: host.appendingPathComponent("fonts"), withIntermediateDirectories: true)
-        var shape = "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\n"
-        for (i, y) in stride(from: -100.0, through: 1500, by: 50).enumerated() { shape += "L,\(Self.at(y).lat),\(Self.at(y).lon),\(i + 1)\n" }
-        var stopRows = "stop_id,stop_name,stop_lat,stop_lon\n", times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for (i, s) in Self.stops.enumerated() {
-            stopRows += "\(s.id),\"\(s.name)\",\(Self.at(s.y).lat),\(Self.at(s.y).lon)\n"
-            times += String(format: "T1,08:%02d:00,08:%02d:30,", i * 5, i * 5) + "\(s.id),\((i + 1) * 10)\n"
-        }
-        let files = [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nM,Metro,https://example.org,Europe/Warsaw\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nALL,1,1,1,1,1,1,1,20200101,20391231\n",
-            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type,route_color,route_text_color\nR7,M,7,Dworzec,3,E2001A,FFFFFF\n",
-            "trips.txt": "route_id,service_id,trip_id,trip_headsign,shape_id\nR7,ALL,T1,Dworzec,L\n",
-            "stops.txt": stopRows, "stop_times.txt": times, "shapes.txt": shape,
-        ]
-        for (name, text) in files { try text.write(to: host.appendingPathComponent("feed/" + name), atomically: true, encoding: .utf8) }
         // Stopped at A, on to B at 20 m/s, a long stop at B: replayed at 2×, about 5 s, 18 s and 40 s.
         var nmea = DriveNMEA()
         for _ in 0..<10 { nmea.fix(lat: Self.at(0).lat, lon: Self.at(0).lon, knots: 0, course: 0) }

@@ -76,18 +76,9 @@ final class RunKioskTests: XCTestCase {
             [metrics]
             textfile = \(dir.appendingPathComponent("metrics.prom").path)
             every = 1
-            [transit]
-            gtfs = \(dir.appendingPathComponent("feed").path)
-            cache = \(dir.appendingPathComponent("cache").path)
-            language = pt
-            [realtime]
-            vehiclePositions = \(server.url("/files/vp.pb"))
-            tripUpdates = \(server.url("/files/tu.pb"))
-            alerts = \(server.url("/files/alerts.pb"))
-            every = 5
-            staleAfter = 12
-            caFile = \(server.caFile)
-            clock = trusted
+            \(world.transitSection(dir, "language = pt"))
+            \(world.realtimeSection(["vehiclePositions": "/files/vp.pb", "tripUpdates": "/files/tu.pb", "alerts": "/files/alerts.pb"],
+                                   "every = 5", "staleAfter = 12", "clock = trusted"))
             [kiosk]
             stop = \(plan["stop"] as! String)
             departures = 12
@@ -195,7 +186,7 @@ final class RunKioskTests: XCTestCase {
     /// and the loop drawing all along.
     func testFaultsAreSaidOnceCountedAndTheLoopDrawsOn() throws {
         let world = try KioskWorld(in: dir)
-        let plan = world.plan, server = world.server
+        let plan = world.plan
         let stopPlace = world.place("stopPlace")
         let frames = dir.appendingPathComponent("frames")
         let prom = dir.appendingPathComponent("metrics.prom")
@@ -206,17 +197,9 @@ final class RunKioskTests: XCTestCase {
             [metrics]
             textfile = \(prom.path)
             every = 1
-            [transit]
-            gtfs = \(dir.appendingPathComponent("feed").path)
-            cache = \(dir.appendingPathComponent("cache").path)
-            [realtime]
-            vehiclePositions = \(server.url("/bomb"))
-            tripUpdates = \(server.url("/loop/a"))
-            alerts = \(server.url("/slow"))
-            every = 5
-            timeout = 2
-            caFile = \(server.caFile)
-            clock = trusted
+            \(world.transitSection(dir))
+            \(world.realtimeSection(["vehiclePositions": "/bomb", "tripUpdates": "/loop/a", "alerts": "/slow"],
+                                   "every = 5", "timeout = 2", "clock = trusted"))
             [kiosk]
             stop = \(plan["stop"] as! String)
             """, in: dir)

@@ -11,7 +11,7 @@ final class RunRealtimeTripTests: XCTestCase {
         let dir = try TestEnvironment.temporaryDirectory("realtime-trip")
         defer { try? FileManager.default.removeItem(at: dir) }
         let world = try KioskWorld(in: dir)
-        let plan = world.plan, server = world.server
+        let plan = world.plan
         try world.phase(0)
         let producer = try world.produce()
         defer { producer.terminate() }
@@ -24,15 +24,8 @@ final class RunRealtimeTripTests: XCTestCase {
             \(ConfigSnippet.pngDisplay(frames.path, mode: "640x480", fps: 10, pngFps: 2))
             [map]
             zoom = 16
-            [transit]
-            gtfs = \(dir.appendingPathComponent("feed").path)
-            cache = \(dir.appendingPathComponent("cache").path)
-            trip = realtime
-            vehicleId = V1
-            [realtime]
-            vehiclePositions = \(server.url("/files/vp.pb"))
-            every = 5
-            caFile = \(server.caFile)
+            \(world.transitSection(dir, "trip = realtime", "vehicleId = V1"))
+            \(world.realtimeSection(["vehiclePositions": "/files/vp.pb"], "every = 5"))
             """, in: dir)
         let first = plan["trip"] as! String, second = plan["skipped"] as! String
         try daemon.waitForLog("transit: trip realtime: vehiclePositions names vehicle V1 on trip \(first)", timeout: 60)

@@ -9,39 +9,15 @@ import XCTest
 /// with three stops), fixes driven along it with dwells at the stops and one detour. The log says
 /// each arrival once, in order, and the metrics file carries the transit gauges.
 final class TransitLoopTests: XCTestCase {
-    static let origin = (lat: 51.77, lon: 19.47)
+    /// A point `x` metres east and `y` north of the street's origin.
+    static func at(x: Double = 0, _ y: Double) -> (lat: Double, lon: Double) { BusStreet.at(x: x, y) }
 
-    /// A point `x` metres east and `y` north of the origin.
-    static func at(x: Double = 0, _ y: Double) -> (lat: Double, lon: Double) {
-        (origin.lat + y / 111_320.0, origin.lon + x / (111_320.0 * cos(origin.lat * .pi / 180)))
-    }
+    static var stops: [(id: String, name: String, y: Double)] { BusStreet.stops }
 
-    static let stops: [(id: String, name: String, y: Double)] = [("A", "Plac Wolności", 0), ("B", "Piotrkowska, róg", 700), ("C", "Dworzec", 1400)]
-
-    /// The feed's folder; `lastDay` ends its calendar (YYYYMMDD).
+    /// The street's feed in DIR/feed, its calendar from 2026-01-01; `lastDay` ends it (YYYYMMDD).
     static func writeFeed(in dir: String, lastDay: String) throws -> String {
-        let feed = dir + "/feed"
-        try FileManager.default.createDirectory(atPath: feed, withIntermediateDirectories: true)
-        var shape = "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\n"
-        for (i, y) in stride(from: -100.0, through: 1500, by: 50).enumerated() {
-            let p = at(y)
-            shape += "L,\(p.lat),\(p.lon),\(i + 1)\n"
-        }
-        var stopRows = "stop_id,stop_name,stop_lat,stop_lon\n", times = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-        for (i, s) in stops.enumerated() {
-            let p = at(s.y)
-            stopRows += "\(s.id),\"\(s.name)\",\(p.lat),\(p.lon)\n"
-            times += String(format: "T1,08:%02d:00,08:%02d:30,", i * 5, i * 5) + "\(s.id),\((i + 1) * 10)\n"
-        }
-        let files = [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nM,Metro,https://example.org,Europe/Warsaw\n",
-            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nALL,1,1,1,1,1,1,1,20260101,\(lastDay)\n",
-            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR7,M,7,Dworzec,3\n",
-            "trips.txt": "route_id,service_id,trip_id,trip_headsign,shape_id\nR7,ALL,T1,Dworzec,L\n",
-            "stops.txt": stopRows, "stop_times.txt": times, "shapes.txt": shape,
-        ]
-        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: feed + "/" + name)) }
-        return feed
+        try BusStreet.writeFeed(to: URL(fileURLWithPath: dir + "/feed"), firstDay: "20260101", lastDay: lastDay)
+        return dir + "/feed"
     }
 
     static func config(feed: String, dir: String, trip: String = "T1") -> String {
