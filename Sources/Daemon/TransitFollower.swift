@@ -99,12 +99,15 @@ final class TransitFollower {
 
     func take(_ new: TransitLoaded, settings: TransitSettings) {
         loaded = new
-        if let trip = new.trip {
-            var s = RouteProgress.Settings()
-            s.offRouteMeters = settings.offRouteMeters
-            progress = RouteProgress(trip: trip, settings: s)
-        }
+        if let trip = new.trip { progress = Self.progress(on: trip, settings) }
         restamp()
+    }
+
+    /// Where a vehicle is on `trip`, before its first fix there, as `settings` judge it.
+    private static func progress(on trip: Trip, _ settings: TransitSettings) -> RouteProgress {
+        var s = RouteProgress.Settings()
+        s.offRouteMeters = settings.offRouteMeters
+        return RouteProgress(trip: trip, settings: s)
     }
 
     /// The trip `trip = auto`'s search chose, taken up where it found the vehicle.
@@ -113,9 +116,7 @@ final class TransitFollower {
         l.trip = found.trip
         l.day = found.day
         loaded = l
-        var s = RouteProgress.Settings()
-        s.offRouteMeters = settings.offRouteMeters
-        var p = RouteProgress(trip: found.trip, settings: s)
+        var p = Self.progress(on: found.trip, settings)
         p.resume(at: found.decision.distance, time: found.fixTime)
         progress = p
         lastUpdate = nil
