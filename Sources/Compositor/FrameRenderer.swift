@@ -174,9 +174,10 @@ public final class FrameRenderer {
     }
 
     /// What every layer says changed since the last frame, added to `region`.
+    /// What every layer says changed on the canvas since the last frame, added to `region`.
     private func takeLayerDamage(into region: inout DamageRegion) {
-        for layer in mapLayers { layer.takeDamage(into: &region) }
-        for layer in screenLayers { layer.takeDamage(into: &region) }
+        for layer in mapLayers { layer.takeDamage(into: &region, within: bounds) }
+        for layer in screenLayers { layer.takeDamage(into: &region, within: bounds) }
     }
 
     /// Where any layer may differ from the background: with the dot, what copy-out narrows.

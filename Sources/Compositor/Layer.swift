@@ -26,13 +26,16 @@ public protocol Layer: AnyObject {
     /// Where the layer's pixels changed since the last frame (its old and new places when it
     /// moved or was replaced), in canvas pixels; returned once, then forgotten.
     func takeDamage() -> Rect
-    /// The same damage added to `region` part by part: a layer of many small pictures (vehicles
-    /// spread over the map) keeps them apart, so the frame restores and copies only those.
-    func takeDamage(into region: inout DamageRegion)
+    /// The same damage, inside `bounds` (the canvas), added to `region` part by part: a layer of
+    /// many small pictures (vehicles spread over the map) keeps them apart, so the frame restores
+    /// and copies only those.
+    func takeDamage(into region: inout DamageRegion, within bounds: Rect)
     /// Draws the layer inside `clip` over what `canvas` (XRGB8888) holds there.
     func draw(into canvas: PixelBuffer, clip: Rect)
 }
 
 extension Layer {
-    public func takeDamage(into region: inout DamageRegion) { region.add(takeDamage()) }
+    public func takeDamage(into region: inout DamageRegion, within bounds: Rect) {
+        region.add(takeDamage().intersection(bounds))
+    }
 }

@@ -32,11 +32,13 @@ public final class MarkerLayer: Layer {
         var lengths: ContiguousArray<Int64>
         /// Canvas rectangle drawn last; empty before the first frame.
         var drawn: Rect
+        /// Where the frame that last took the damage drew it: the place to restore when it moved.
+        var taken: Rect = .empty
     }
 
     private var slots: ContiguousArray<Slot> = []
-    /// Each marker's old and new places, kept apart: markers spread over the map damage only where they are.
-    private var damage = DamageRegion()
+    /// Places of markers replaced, or left when the view moved, not taken yet.
+    private var gone = DamageRegion()
     /// The map pixel at the canvas's top-left corner.
     public private(set) var view = (x: 0, y: 0)
 
@@ -46,7 +48,7 @@ public final class MarkerLayer: Layer {
 
     /// Replaces the markers (off the frame path: it allocates). The old ones' places are damaged.
     public func setMarkers(_ motions: [Motion]) {
-        for s in slots { damage.add(s.drawn) }
+        forgetPlaces()
         slots = ContiguousArray(motions.map { m in
             var lengths = ContiguousArray<Int64>(repeating: 0, count: m.path.count)
             for i in 1..<max(1, m.path.count) {
@@ -60,9 +62,18 @@ public final class MarkerLayer: Layer {
     /// The map's view moved (the canvas's top-left is map pixel x, y): every marker is drawn anew.
     public func setView(x: Int, y: Int) {
         guard view.x != x || view.y != y else { return }
-        for s in slots { damage.add(s.drawn) }
+        forgetPlaces()
         view = (x, y)
-        for i in slots.indices { slots[i].drawn = .empty }
+    }
+
+    /// Every marker's places become damage of their own; the next `advance` places them anew.
+    private func forgetPlaces() {
+        for i in slots.indices {
+            gone.add(slots[i].taken)
+            gone.add(slots[i].drawn)
+            slots[i].taken = .empty
+            slots[i].drawn = .empty
+        }
     }
 
     /// Moves every marker to its place at `t` (monotonic seconds); allocates nothing.
@@ -72,8 +83,6 @@ public final class MarkerLayer: Layer {
             let m = slots[i].motion
             let r = Rect(x: p.x - view.x - m.anchorX, y: p.y - view.y - m.anchorY, width: m.picture.width, height: m.picture.height)
             if r == slots[i].drawn { continue }
-            damage.add(slots[i].drawn)
-            damage.add(r)
             slots[i].drawn = r
             slots[i].motion.picture.x = r.x
             slots[i].motion.picture.y = r.y
@@ -105,13 +114,25 @@ public final class MarkerLayer: Layer {
     }
 
     public func takeDamage() -> Rect {
-        defer { damage = DamageRegion() }
-        return damage.bounds
+        var r = gone.bounds
+        gone.removeAll()
+        for i in slots.indices where slots[i].taken != slots[i].drawn {
+            r = r.union(slots[i].taken).union(slots[i].drawn)
+            slots[i].taken = slots[i].drawn
+        }
+        return r
     }
 
-    public func takeDamage(into region: inout DamageRegion) {
-        region.add(damage)
-        damage = DamageRegion()
+    /// Each marker that moved, its old and new places apart, and only what lies inside `bounds`:
+    /// vehicles off the view take no place in the frame's damage.
+    public func takeDamage(into region: inout DamageRegion, within bounds: Rect) {
+        for i in 0..<gone.count { region.add(gone[i].intersection(bounds)) }
+        gone.removeAll()
+        for i in slots.indices where slots[i].taken != slots[i].drawn {
+            region.add(slots[i].taken.intersection(bounds))
+            region.add(slots[i].drawn.intersection(bounds))
+            slots[i].taken = slots[i].drawn
+        }
     }
 
     public func draw(into canvas: PixelBuffer, clip: Rect) {

@@ -84,6 +84,41 @@ final class MarkerLayerTests: XCTestCase {
         }
     }
 
+    /// Vehicles moving off the view take no part of the frame's damage: three on the canvas
+    /// among forty beyond it damage three places, as if the others were not there.
+    func testMarkersOffTheViewTakeNoPartOfTheDamage() throws {
+        let w = 320, h = 200
+        func motions() -> [MarkerLayer.Motion] {
+            let far = Self.motions(40, w: 1200, h: 700).map { m -> MarkerLayer.Motion in
+                var m = m
+                m.path = ContiguousArray(m.path.map { Point256(x256: $0.x256 + 2000 * 256, y256: $0.y256) })
+                return m
+            }
+            return far + Self.motions(3, w: w, h: h)
+        }
+        let background = Color(r: 20, g: 60, b: 90)
+        let renderer = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 1, background: .color(background))
+        let markers = MarkerLayer()
+        markers.setMarkers(motions())
+        renderer.add(markers, on: .map)
+        for n in 0..<10 {
+            let t = Double(n) / 5
+            markers.advance(to: t)
+            let changed = renderer.render(nil, centerX: 0, centerY: 0)
+            if n > 0 {
+                XCTAssertEqual(changed.count, 3, "frame \(n): the three on the canvas")
+                XCTAssertLessThan(changed.area, 3 * 16 * 16, "frame \(n)")
+            }
+            let whole = try FrameRenderer(width: w, height: h, style: DotStyle(), scale: 1, background: .color(background))
+            let again = MarkerLayer()
+            again.setMarkers(motions())
+            again.advance(to: t)
+            whole.add(again, on: .map)
+            whole.render(nil, centerX: 0, centerY: 0)
+            XCTAssertEqual(pixels(renderer.canvas.buffer), pixels(whole.canvas.buffer), "frame \(n)")
+        }
+    }
+
     /// A marker glides at a steady pace from the path's start to its end over its duration, and
     /// stays at the end after it.
     func testAMarkerGlidesAlongItsPathOverItsDuration() {
