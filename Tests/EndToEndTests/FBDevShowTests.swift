@@ -87,9 +87,17 @@ final class FBDevShowTests: XCTestCase, QEMUShowTesting {
         let pid = try vm.spawn("pulsedot show --fbdev /dev/fb0 --fps 1 --from 0.3 --at 3.3 --scale 2 --update flip")
         let log = try vm.waitForOutput(pid, containing: "still frame at clock 3.3")
         XCTAssertTrue(log.contains("flip by panning between two screens (virtual 1280x1600)"), log)
-        let screen = ScreenImage(try vm.stableScreendump { ScreenImage($0) != console })
         let render = try HeadlessRender.frame(at: 3.3, width: 1280, height: 800, scale: 2)
-        let whole = screen.maxDifference(around: 640, 400, side: 1280, against: render, around: 640, 400)
+        // The line comes once the pan is made; with the machine loaded, a settled screen may
+        // still be the frame before for a moment. A ghost never goes: the still frame is the last.
+        func shown() throws -> (difference: Int, x: Int, y: Int) {
+            let screen = ScreenImage(try vm.stableScreendump { ScreenImage($0) != console })
+            let d = screen.maxDifference(around: 640, 400, side: 1280, against: render, around: 640, 400)
+            return (Int(d.difference), d.x, d.y)
+        }
+        var whole = try shown()
+        let patience = Date().addingTimeInterval(10)
+        while whole.difference > 3 && Date() < patience { whole = try shown() }
         XCTAssertLessThanOrEqual(whole.difference, 3, "the screen differs from the render at (\(whole.x), \(whole.y)): \(log)")
         try assertStopsAndConsoleReturns(vm, pid, console: console)
 
