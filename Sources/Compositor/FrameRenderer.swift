@@ -173,7 +173,6 @@ public final class FrameRenderer {
         fresh = nil
     }
 
-    /// What every layer says changed since the last frame, added to `region`.
     /// What every layer says changed on the canvas since the last frame, added to `region`.
     private func takeLayerDamage(into region: inout DamageRegion) {
         for layer in mapLayers { layer.takeDamage(into: &region, within: bounds) }

@@ -124,14 +124,6 @@ public struct DamageRegion: Equatable, Sendable {
         return false
     }
 
-    /// Every part clipped to `rect`.
-    @_addressableSelf
-    public func clipped(to rect: Rect) -> DamageRegion {
-        var out = DamageRegion()
-        for i in 0..<count { out.add(parts[i].rect.intersection(rect)) }
-        return out
-    }
-
     private mutating func remove(at i: Int) {
         count -= 1
         parts[i] = parts[count]
