@@ -23,22 +23,35 @@ extension PixelBuffer {
         case .r270: (sx, sy, stepX, stepY) = (width - 1 - phys.y, phys.x, stride, -4)
         }
         var src = base + sy * stride + sx * 4
+        // Unturned, a rectangle is one loop of rows with nothing decided per row.
+        if rotation == .r0 {
+            var dst = target.row(phys.y) + phys.x * target.format.bytesPerPixel
+            if target.format == .rgb565 {
+                RGB565.narrowRows(src, srcStride: stride, dst, dstStride: target.stride, count: phys.width, rows: phys.height)
+            } else if phys.width <= 256 {
+                // Damage rows: a library call costs more than the copy.
+                for _ in 0..<phys.height {
+                    BlendSpans.copyFrom(UnsafePointer(src.assumingMemoryBound(to: UInt32.self)),
+                                        dst.assumingMemoryBound(to: UInt32.self), phys.width)
+                    src += stride
+                    dst += target.stride
+                }
+            } else {
+                for _ in 0..<phys.height {
+                    dst.copyMemory(from: src, byteCount: phys.width * 4)
+                    src += stride
+                    dst += target.stride
+                }
+            }
+            return phys
+        }
         for py in phys.y..<phys.maxY {
             let dstRow = target.row(py)
             switch (target.format, rotation) {
-            case (.xrgb8888, .r0):
-                if phys.width <= 256 {
-                    // A damage row: a library call costs more than the copy.
-                    BlendSpans.copyFrom(UnsafePointer(src.assumingMemoryBound(to: UInt32.self)),
-                                        dstRow.assumingMemoryBound(to: UInt32.self) + phys.x, phys.width)
-                } else {
-                    (dstRow + phys.x * 4).copyMemory(from: src, byteCount: phys.width * 4)
-                }
+            case (_, .r0):
+                preconditionFailure("unturned copy-out is taken above")
             case (.xrgb8888, _):
                 Self.copyRowTurned(src, stepX, dstRow.assumingMemoryBound(to: UInt32.self) + phys.x, phys.width)
-            case (.rgb565, .r0):
-                RGB565.narrowRow(src.assumingMemoryBound(to: UInt32.self),
-                                 dstRow.assumingMemoryBound(to: UInt16.self) + phys.x, phys.width)
             case (.rgb565, _):
                 RGB565.narrowRowStrided(UnsafeRawPointer(src), step: stepX, dstRow.assumingMemoryBound(to: UInt16.self) + phys.x,
                                         phys.width)

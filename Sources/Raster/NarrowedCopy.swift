@@ -87,10 +87,27 @@ extension PixelBuffer {
     static func copy16(_ src: UnsafePointer<UInt16>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) {
         if count <= 0 { return }
         if count >= 64 { return UnsafeMutableRawPointer(dst).copyMemory(from: src, byteCount: count &* 2) }
-        var i = 0
-        while i < count {
-            dst[i] = src[i]
-            i &+= 1
+        // Whole vectors, the last one overlapping the one before (the same pixels written twice);
+        // shorter pieces as two overlapping words.
+        let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst), bytes = count &* 2
+        if bytes >= 16 {
+            var i = 0
+            while i &+ 16 < bytes {
+                d.storeBytes(of: s.loadUnaligned(fromByteOffset: i, as: SIMD2<UInt64>.self), toByteOffset: i, as: SIMD2<UInt64>.self)
+                i &+= 16
+            }
+            d.storeBytes(of: s.loadUnaligned(fromByteOffset: bytes &- 16, as: SIMD2<UInt64>.self), toByteOffset: bytes &- 16,
+                         as: SIMD2<UInt64>.self)
+        } else if bytes >= 8 {
+            let a = s.loadUnaligned(as: UInt64.self), b = s.loadUnaligned(fromByteOffset: bytes &- 8, as: UInt64.self)
+            d.storeBytes(of: a, as: UInt64.self)
+            d.storeBytes(of: b, toByteOffset: bytes &- 8, as: UInt64.self)
+        } else if bytes >= 4 {
+            let a = s.loadUnaligned(as: UInt32.self), b = s.loadUnaligned(fromByteOffset: bytes &- 4, as: UInt32.self)
+            d.storeBytes(of: a, as: UInt32.self)
+            d.storeBytes(of: b, toByteOffset: bytes &- 4, as: UInt32.self)
+        } else {
+            dst[0] = src[0]
         }
     }
 }

@@ -11,16 +11,34 @@ extension RGB565 {
     /// value), so only rows under eight pixels take the tables. `src` and `dst` must not overlap.
     @inline(never)
     public static func narrowRow(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) {
+        narrowOne(UnsafeRawPointer(src), UnsafeMutableRawPointer(dst), count)
+    }
+
+    /// `narrowRow` for `rows` rows of `count` pixels, `srcStride` and `dstStride` bytes apart: a
+    /// damage rectangle in one call, the constants and the call paid once, not per row.
+    @inline(never)
+    public static func narrowRows(_ src: UnsafeRawPointer, srcStride: Int, _ dst: UnsafeMutableRawPointer, dstStride: Int,
+                                  count: Int, rows: Int) {
+        var s = src, d = dst, n = rows
+        while n > 0 {
+            narrowOne(s, d, count)
+            s += srcStride
+            d += dstStride
+            n &-= 1
+        }
+    }
+
+    @inline(__always)
+    static func narrowOne(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ count: Int) {
         if count < 8 {
             let t = tables
             var i = 0
             while i < count {
-                dst[i] = narrow(src[i], t)
+                d.storeBytes(of: narrow(s.load(fromByteOffset: i &* 4, as: UInt32.self), t), toByteOffset: i &* 2, as: UInt16.self)
                 i &+= 1
             }
             return
         }
-        let s = UnsafeRawPointer(src), d = UnsafeMutableRawPointer(dst)
         let last = count &- 8
         var i = 0
         while i &+ 16 <= count {

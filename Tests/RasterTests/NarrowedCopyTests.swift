@@ -1,5 +1,5 @@
 import XCTest
-import Raster
+@testable import Raster
 
 /// The narrowed copy-out gives exactly the bytes of the plain one (every pixel narrowed), for
 /// every turn, for a canvas showing a larger map from an offset with something drawn over part of
@@ -94,6 +94,20 @@ final class NarrowedCopyTests: XCTestCase {
                     XCTAssertEqual(out[i], RGB565.narrow(p), "count \(n) step \(step) pixel \(i)")
                 }
                 XCTAssertEqual(out[n], 0xDEAD, "nothing written past the row")
+            }
+        }
+    }
+    func testStripsOfEveryLengthAreCopiedExactly() {
+        // The strips beside a dot are copied in overlapping words and vectors: every length,
+        // at odd offsets, copies exactly its pixels.
+        let source = (0..<140).map { UInt16(truncatingIfNeeded: $0 &* 0x9E37 &+ 11) }
+        for count in 1...100 {
+            var out = [UInt16](repeating: 0xDEAD, count: 140)
+            source.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { PixelBuffer.copy16(s.baseAddress! + 3, $0.baseAddress! + 5, count) }
+            }
+            for i in 0..<140 {
+                XCTAssertEqual(out[i], i >= 5 && i < 5 + count ? source[i - 2] : 0xDEAD, "count \(count) pixel \(i)")
             }
         }
     }

@@ -67,4 +67,27 @@ final class RGB565RowTests: XCTestCase {
             XCTAssertEqual(out[count], 0xDEAD, "nothing written past the row")
         }
     }
+    func testARectangleOfRowsNarrowsEachRowAndNothingBeside() {
+        // Rows of every tail length, inside larger strides on both sides: each row equals the
+        // per-pixel narrowing, and the bytes between rows keep their value.
+        let srcStride = 40, dstStride = 37, rows = 5
+        var pixels = [UInt32](repeating: 0, count: srcStride * rows)
+        for i in pixels.indices { pixels[i] = UInt32(truncatingIfNeeded: i &* 0x9E37_79B1) }
+        for count in [1, 7, 8, 9, 15, 16, 17, 31, 33] {
+            var out = [UInt16](repeating: 0xDEAD, count: dstStride * rows)
+            pixels.withUnsafeBytes { src in
+                out.withUnsafeMutableBytes {
+                    RGB565.narrowRows(src.baseAddress! + 4, srcStride: srcStride * 4, $0.baseAddress! + 2, dstStride: dstStride * 2,
+                                      count: count, rows: rows)
+                }
+            }
+            for y in 0..<rows {
+                for x in 0..<dstStride {
+                    let written = x >= 1 && x <= count
+                    XCTAssertEqual(out[y * dstStride + x], written ? RGB565.narrow(pixels[y * srcStride + x]) : 0xDEAD,
+                                   "count \(count) row \(y) column \(x)")
+                }
+            }
+        }
+    }
 }
