@@ -6,16 +6,11 @@
 /// and their g·256 + b in another, each channel takes one multiply-add for all eight, and red
 /// lands in place as (r·249 + 1014) & 0xF800.
 extension RGB565 {
-    /// dst[i] = narrow(src[i]) for i in 0..<count. Eight pixels per step; a row that does not
-    /// divide by eight ends with one step over its last eight pixels (some written twice, the same
-    /// value), so only rows under eight pixels take the tables. `src` and `dst` must not overlap.
-    @inline(never)
-    public static func narrowRow(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt16>, _ count: Int) {
-        narrowOne(UnsafeRawPointer(src), UnsafeMutableRawPointer(dst), count)
-    }
-
-    /// `narrowRow` for `rows` rows of `count` pixels, `srcStride` and `dstStride` bytes apart: a
-    /// damage rectangle in one call, the constants and the call paid once, not per row.
+    /// Each of `rows` rows: dst[i] = narrow(src[i]) for i in 0..<count, rows `srcStride` and
+    /// `dstStride` bytes apart (a damage rectangle in one call: the constants and the call are paid
+    /// once, not per row). Eight pixels per step; a row that does not divide by eight ends with one
+    /// step over its last eight pixels (some written twice, the same value), so only rows under
+    /// eight pixels take the tables. Source and destination must not overlap.
     @inline(never)
     public static func narrowRows(_ src: UnsafeRawPointer, srcStride: Int, _ dst: UnsafeMutableRawPointer, dstStride: Int,
                                   count: Int, rows: Int) {

@@ -61,7 +61,7 @@ final class RGB565RowTests: XCTestCase {
         for count in [pixels.count, 1, 7, 8, 9, 15, 16, 17] {
             var out = [UInt16](repeating: 0xDEAD, count: pixels.count + 1)
             pixels.withUnsafeBufferPointer { src in
-                out.withUnsafeMutableBufferPointer { RGB565.narrowRow(src.baseAddress!, $0.baseAddress!, count) }
+                out.withUnsafeMutableBufferPointer { RGB565.narrowRows(src.baseAddress!, srcStride: 0, $0.baseAddress!, dstStride: 0, count: count, rows: 1) }
             }
             for i in 0..<count { XCTAssertEqual(out[i], RGB565.narrow(pixels[i]), "pixel \(String(pixels[i], radix: 16)) count \(count)") }
             XCTAssertEqual(out[count], 0xDEAD, "nothing written past the row")
