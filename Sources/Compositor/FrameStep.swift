@@ -57,12 +57,14 @@ public final class FrameStep {
     public let map: Map
     /// Whether a frame waits for every tile in view (frames that must not depend on timing).
     public let waitsForTiles: Bool
+    // Read every frame, set only between frames (the one thread that turns the loop): checking
+    // each access dynamically cost more than the reads.
     /// The dot on the display's sprite plane; nil: painted into the canvas.
-    public var dotPlane: (any DotPlaneLayer)?
+    @exclusivity(unchecked) public var dotPlane: (any DotPlaneLayer)?
     /// The map panned on the display's primary plane; nil: in the canvas.
-    public var mapPlane: (any MapPlaneLayer)?
+    @exclusivity(unchecked) public var mapPlane: (any MapPlaneLayer)?
     /// Whether the last frame went to the planes alone: the canvas lags behind the screen.
-    public private(set) var onPlanes = false
+    @exclusivity(unchecked) public private(set) var onPlanes = false
 
     public init(renderer: FrameRenderer, map: Map, waitsForTiles: Bool = false) {
         self.renderer = renderer

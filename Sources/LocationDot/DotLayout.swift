@@ -7,6 +7,8 @@ struct DotLayout {
     struct Fill {
         var disc: Disc
         var paint: SolidPaint
+        /// `DiscRasterizer.bounds(disc)`, worked out once.
+        var bounds: Rect
     }
 
     struct Group {
@@ -41,17 +43,28 @@ extension DotPainter {
     static let maxPop16 = 4 * 65536
 
     func layout(centerX: Double, centerY: Double, appearance a: DotAppearance) -> DotLayout {
+        var l = DotLayout(dotPaint: SolidPaint(.white))
+        layout(into: &l, centerX: centerX, centerY: centerY, appearance: a)
+        return l
+    }
+
+    /// The layout written over `l` field by field: a layout is several hundred bytes, and a frame
+    /// makes one, so it is built where it is kept rather than copied there.
+    func layout(into l: inout DotLayout, centerX: Double, centerY: Double, appearance a: DotAppearance) {
         let cx = Fixed.snap(centerX), cy = Fixed.snap(centerY)
         let pop16 = min(Fixed.unit(a.popScale / 4, scale: Self.maxPop16), Self.maxPop16)
         let pop = Double(pop16) / 65536
         let stale = Fixed.unit(a.staleness, scale: 256)
         let dotColor = Self.mix(style.annotationColor, style.staleColor, stale)
         let haloColor = Self.mix(style.effectivePulseColor, style.staleColor, stale)
-        var l = DotLayout(dotPaint: SolidPaint(dotColor))
+        (l.accuracy, l.heading, l.halo, l.group, l.dot, l.image) = (nil, nil, nil, nil, nil, nil)
+        l.dotPaint = SolidPaint(dotColor)
 
         func disc(_ radiusPx: Double) -> Disc { Disc(centerX256: cx, centerY256: cy, radius256: Fixed.snap(radiusPx)) }
         func fill(_ d: Disc, _ paint: SolidPaint) -> DotLayout.Fill? {
-            paint.alpha == 0 || d.radius256 == 0 || discs.bounds(d).isEmpty ? nil : DotLayout.Fill(disc: d, paint: paint)
+            if paint.alpha == 0 || d.radius256 == 0 { return nil }
+            let b = discs.bounds(d)
+            return b.isEmpty ? nil : DotLayout.Fill(disc: d, paint: paint, bounds: b)
         }
         /// A mask centred on the dot, scaled by `spriteScale` × pop and turned by (sin, cos). The Q16
         /// scale is Int64: imageScale has no lower bound, so it may pass 2^31.
@@ -77,26 +90,26 @@ extension DotPainter {
         let ring = Disc(centerX256: cx, centerY256: cy, radius256: Self.popScaled(ringRadius256, pop16))
         let ringPaint = SolidPaint(ringColor, opacity: groupAlpha)
         if groupAlpha > 0 && pop16 > 0 {
-            var g = DotLayout.Group(ring: ring, ringColor: ringColor, ringPaint: ringPaint, shadowPhase: nil,
-                                    shadowSprite: nil, shadowBounds: .empty, bounds: ringPaint.alpha > 0 ? discs.bounds(ring) : .empty)
+            l.group = DotLayout.Group(ring: ring, ringColor: ringColor, ringPaint: ringPaint, shadowPhase: nil,
+                                      shadowSprite: nil, shadowBounds: .empty, bounds: ringPaint.alpha > 0 ? discs.bounds(ring) : .empty)
             if let masks = shadow {
                 let sx = cx + Self.popScaled(shadowOffsetX256, pop16)
                 let sy = cy + Self.popScaled(shadowOffsetY256, pop16)
-                g.shadowX256 = sx
-                g.shadowY256 = sy
+                l.group!.shadowX256 = sx
+                l.group!.shadowY256 = sy
                 if pop16 == 65536 {
                     let p = masks.placement(centerX: sx, centerY: sy)
-                    g.shadowPhase = p
-                    g.shadowBounds = p.box
+                    l.group!.shadowPhase = p
+                    l.group!.shadowBounds = p.box
                 } else {
                     let s = SpritePlacement(sourceX: masks.margin * 256, sourceY: masks.margin * 256,
                                             destX: sx, destY: sy, scale: Int64(pop16))
-                    g.shadowSprite = s
-                    g.shadowBounds = s.bounds(width: masks.size, height: masks.size)
+                    l.group!.shadowSprite = s
+                    l.group!.shadowBounds = s.bounds(width: masks.size, height: masks.size)
                 }
-                g.bounds = g.bounds.union(g.shadowBounds)
+                l.group!.bounds = l.group!.bounds.union(l.group!.shadowBounds)
             }
-            if !g.bounds.isEmpty { l.group = g }
+            if l.group!.bounds.isEmpty { l.group = nil }
         }
         if !a.ringOnly {
             if let m = image {
@@ -108,14 +121,13 @@ extension DotPainter {
         }
 
         var b = Rect.empty
-        if let f = l.accuracy { b = b.union(discs.bounds(f.disc)) }
+        if let f = l.accuracy { b = b.union(f.bounds) }
         if let s = l.heading, let m = headingImage { b = b.union(s.bounds(width: m.width, height: m.height)) }
-        if let f = l.halo { b = b.union(discs.bounds(f.disc)) }
-        if let g = l.group { b = b.union(g.bounds) }
-        if let f = l.dot { b = b.union(discs.bounds(f.disc)) }
+        if let f = l.halo { b = b.union(f.bounds) }
+        if let g = l.group?.bounds { b = b.union(g) }
+        if let f = l.dot { b = b.union(f.bounds) }
         if let s = l.image, let m = image { b = b.union(s.bounds(width: m.width, height: m.height)) }
         l.bounds = b
-        return l
     }
 
     /// A Q8 length (|v| ≤ Fixed.limit ≈ 2^23) times a Q16 pop scale (≤ maxPop16 = 2^18), rounded

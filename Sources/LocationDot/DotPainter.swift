@@ -87,7 +87,7 @@ public final class DotPainter {
     /// bounds, then paints (the layout is a pure function of the inputs, so this only saves the work).
     private func remember(_ x: Double, _ y: Double, _ a: DotAppearance) {
         if let m = lastInputs, m.x == x, m.y == y, m.appearance == a { return }
-        lastLayout = layout(centerX: x, centerY: y, appearance: a)
+        layout(into: &lastLayout, centerX: x, centerY: y, appearance: a)
         lastInputs = (x, y, a)
     }
 
@@ -147,7 +147,7 @@ public final class DotPainter {
         // halo when nothing lies beneath it; otherwise the background is restored first.
         var base = background
         if let a = l.accuracy {
-            let b = base == nil ? box(discs.bounds(a.disc)) : touched
+            let b = base == nil ? box(a.bounds) : touched
             accuracyTable.rasterize(a.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
             accuracyTable.draw(a.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: base)
             base = nil
@@ -160,7 +160,7 @@ public final class DotPainter {
             sprites.draw(m, p, l.dotPaint, into: target, clip: touched)
         }
         if let h = l.halo {
-            let b = base == nil ? box(discs.bounds(h.disc)) : touched
+            let b = base == nil ? box(h.bounds) : touched
             haloTable.rasterize(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
             haloTable.draw(h.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: base)
             base = nil
@@ -170,7 +170,7 @@ public final class DotPainter {
         }
         if let g = l.group { drawGroup(g, box: box(g.bounds), into: target) }
         if let d = l.dot {
-            let b = box(discs.bounds(d.disc))
+            let b = box(d.bounds)
             dotTable.rasterize(d.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
             dotTable.draw(d.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: nil)
         }
