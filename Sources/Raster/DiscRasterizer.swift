@@ -119,8 +119,17 @@ public final class DiscRasterizer {
         prefix[0] = 0
         for j in 0..<half {
             let dx = chainX[j &+ 1] &- chainX[j], dy = chainY[j &+ 1] &- chainY[j]
-            slope[j] = dy > 0 ? Self.quotientQ16(dx, dy) : 0
-            inverse[j] = dx != 0 ? Self.quotientQ16(dy, dx) : 0
+            // The lower half mirrors the upper: an edge whose mirror image above it has the same
+            // rise and the opposite run has the opposite quotients (they truncate toward zero), so
+            // only the upper half divides — a library call per quotient on 32-bit ARM.
+            let m = half &- 1 &- j
+            if m < j && chainY[m &+ 1] &- chainY[m] == dy && chainX[m &+ 1] &- chainX[m] == 0 &- dx {
+                slope[j] = 0 &- slope[m]
+                inverse[j] = 0 &- inverse[m]
+            } else {
+                slope[j] = dy > 0 ? Self.quotientQ16(dx, dy) : 0
+                inverse[j] = dx != 0 ? Self.quotientQ16(dy, dx) : 0
+            }
             prefix[j &+ 1] = prefix[j] &+ dy &* (chainX[j] &+ chainX[j &+ 1])
         }
     }
