@@ -39,8 +39,9 @@ public final class FrameRenderer {
     public private(set) var screenLayers: [any Layer] = []
     /// Whether there is any layer: a frame without layers skips their bookkeeping altogether.
     private var layered = false
-    /// The background frame's pixel at the canvas's top-left corner.
-    public private(set) var backgroundOrigin = (x: 0, y: 0)
+    /// The background frame's pixel at the canvas's top-left corner. (Read and set by the one
+    /// thread that renders: a dynamic exclusivity check per frame cost more than the access.)
+    @exclusivity(unchecked) public private(set) var backgroundOrigin = (x: 0, y: 0)
     /// The background frame narrowed to RGB565 for one rotation (`prepareCopyOut`), and the canvas
     /// rectangle that may differ from the background view since the last `render` (the dot, the
     /// overlay); nil when the canvas is not known to show the background elsewhere.
@@ -51,7 +52,7 @@ public final class FrameRenderer {
     /// panning view does not copy the whole map twice per frame. `wholeCanvas()` catches up.
     private var lagging: Rect = .empty
     /// The dot of the last frame, for catching the canvas up: what a full redraw would paint.
-    private var lastPaint: (appearance: DotAppearance?, x: Double, y: Double) = (nil, 0, 0)
+    @exclusivity(unchecked) private var lastPaint: (appearance: DotAppearance?, x: Double, y: Double) = (nil, 0, 0)
 
     /// Fails when the background colour is not opaque or a background frame has the wrong size.
     public init(width: Int, height: Int, style: DotStyle, scale: Double, background: FrameBackground) throws(FrameError) {
