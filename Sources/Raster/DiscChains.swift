@@ -20,19 +20,28 @@ extension DiscRasterizer {
     /// paths give the same bytes. Its walk along the chain repeats `piece`'s on purpose: this is
     /// the innermost loop of every frame, and one walk generic over what it emits (a coverage
     /// store here, a difference-array update there) cost measurably more instructions per frame.
-    @inline(__always)
+    ///
+    /// The row is the piece's height (a whole pixel row but for a disc's first and last rows), and
+    /// the twice-areas of the first and the last column written come back unclamped: the top and
+    /// bottom rows, where both chains meet in one column, sum them there.
+    @inline(__always) @discardableResult
     func columns<Side: ChainSide>(_: Side.Type, _ a: ChainPoint, _ b: ChainPoint, upper: Bool,
-                                  cx: Int64, into coverage: UnsafeMutablePointer<UInt8>) {
+                                  cx: Int64, into coverage: UnsafeMutablePointer<UInt8>) -> (first: Int64, last: Int64) {
         let chainX = self.chainX, chainY = self.chainY, inverse = self.inverseSlope, prefix = self.prefix
         let mirror = Side.mirror
         let cx2 = cx &<< 1
         @inline(__always) func X(_ x: Int64) -> Int64 { mirror ? cx &- x : cx &+ x }
         @inline(__always) func integral(_ y: Int64, _ s: Int64) -> Int64 { mirror ? cx2 &* y &- s : cx2 &* y &+ s }
-        /// `right`: twice the area right of the chain in column p over the whole row.
-        @inline(__always) func store(_ p: Int64, _ right: Int64) {
-            let c = min(max(mirror ? Int64(Self.full) &- right : right, 0), Int64(Self.full))
+        let rowArea = (b.y &- a.y) &<< 9
+        /// `right`: twice the area right of the chain in column p over the piece's height; returns
+        /// the twice-area of the disc there (right of the left chain, left of the right one).
+        @inline(__always) func store(_ p: Int64, _ right: Int64) -> Int64 {
+            let v = mirror ? rowArea &- right : right
+            let c = min(max(v, 0), Int64(Self.full))
             coverage[Int(truncatingIfNeeded: p)] = UInt8(truncatingIfNeeded: (c &* 255 &+ Int64(Self.full >> 1)) >> 17)
+            return v
         }
+        var firstValue: Int64? = nil
         let xa = X(a.x), xb = X(b.x)
         let yTop = a.y, yEnd = b.y, eEnd = b.edge
         var u = a.y, iu = integral(a.y, a.area)
@@ -51,11 +60,13 @@ extension DiscRasterizer {
                 let ye = chainY[e], xe = chainX[e]
                 let yc = min(max(ye &+ (((xc &- xe) &* inverse[e]) >> 16), u), yEnd)
                 let ic = integral(yc, prefix[e] &+ (yc &- ye) &* (xe &+ xc))
-                store(p, ((p &+ 1) &<< 9) &* (yc &- u) &- (ic &- iu) &+ ((u &- yTop) &<< 9))
+                let v = store(p, ((p &+ 1) &<< 9) &* (yc &- u) &- (ic &- iu) &+ ((u &- yTop) &<< 9))
+                if firstValue == nil { firstValue = v }
                 u = yc; iu = ic
                 p &+= 1; line &+= 256
             }
-            store(p, ((p &+ 1) &<< 9) &* (yEnd &- u) &- (integral(yEnd, b.area) &- iu) &+ ((u &- yTop) &<< 9))
+            let v = store(p, ((p &+ 1) &<< 9) &* (yEnd &- u) &- (integral(yEnd, b.area) &- iu) &+ ((u &- yTop) &<< 9))
+            return (firstValue ?? v, v)
         } else {
             // Leftwards: a column is wholly right of the chain once the chain has left it.
             var p = xa == xb ? xa >> 8 : (xa &- 1) >> 8
@@ -70,11 +81,13 @@ extension DiscRasterizer {
                 let ye = chainY[e], xe = chainX[e]
                 let yc = min(max(ye &+ (((xc &- xe) &* inverse[e]) >> 16), u), yEnd)
                 let ic = integral(yc, prefix[e] &+ (yc &- ye) &* (xe &+ xc))
-                store(p, ((p &+ 1) &<< 9) &* (yc &- u) &- (ic &- iu) &+ ((yEnd &- yc) &<< 9))
+                let v = store(p, ((p &+ 1) &<< 9) &* (yc &- u) &- (ic &- iu) &+ ((yEnd &- yc) &<< 9))
+                if firstValue == nil { firstValue = v }
                 u = yc; iu = ic
                 p &-= 1; line &-= 256
             }
-            store(p, ((p &+ 1) &<< 9) &* (yEnd &- u) &- (integral(yEnd, b.area) &- iu))
+            let v = store(p, ((p &+ 1) &<< 9) &* (yEnd &- u) &- (integral(yEnd, b.area) &- iu))
+            return (firstValue ?? v, v)
         }
     }
 

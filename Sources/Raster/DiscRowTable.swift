@@ -251,11 +251,57 @@ public final class DiscRowTable {
                         continue
                     }
                 }
+            } else if (top < first && last >= bottom && bottom <= yTurn) || (first <= top && last < bottom && yTurn <= top) {
+                // The disc's first or last row: both chains run from (or to) the one vertex there,
+                // so each covers its side's columns and they meet in the vertex's column, whose
+                // area is the sum of theirs less the row's (the general path's difference array
+                // sums the same twice-areas).
+                let isFirst = top < first
+                let a: ChainPoint, b: ChainPoint
+                if isFirst {
+                    a = ChainPoint(edge: 0, y: first, x: chainX[0], area: prefix[0])
+                    e = 0
+                    while e < edges &- 1 && chainY[e &+ 1] < bottom { e &+= 1 }
+                    let ye = chainY[e], xe = chainX[e]
+                    let xB = bottom == chainY[e &+ 1] ? chainX[e &+ 1] : xe &+ (((bottom &- ye) &* slope[e]) >> 16)
+                    b = ChainPoint(edge: e, y: bottom, x: xB, area: prefix[e] &+ (bottom &- ye) &* (xe &+ xB))
+                } else {
+                    if !carried {
+                        e = 0
+                        while e < edges &- 1 && chainY[e &+ 1] <= top { e &+= 1 }
+                        let t = r.point(e, top)
+                        xT = t.x; sT = t.area
+                    }
+                    a = ChainPoint(edge: e, y: top, x: xT, area: sT)
+                    b = ChainPoint(edge: edges &- 1, y: last, x: chainX[edges], area: prefix[edges])
+                }
+                let l = DiscRasterizer.columnRange(cx &+ a.x, cx &+ b.x, rightward: !isFirst)
+                let rr = DiscRasterizer.columnRange(cx &- a.x, cx &- b.x, rightward: isFirst)
+                carried = isFirst
+                xT = b.x; sT = b.area
+                let shared = rr.lo == l.hi
+                if l.lo >= 0 && rr.hi < width && (shared || rr.lo == l.hi &+ 1) {
+                    growBytes(to: offset &+ width &+ 16)
+                    let at = pad(offset, rr.hi &- l.lo &+ 1, 0)
+                    let base = bytes + at.left - l.lo
+                    let lv = r.columns(LeftChain.self, a, b, upper: isFirst, cx: cx, into: base)
+                    let rv = r.columns(RightChain.self, a, b, upper: isFirst, cx: cx, into: base)
+                    if shared {
+                        let rowArea = (b.y &- a.y) &<< 9
+                        base[l.hi] = Self.byte(isFirst ? lv.first &+ rv.first &- rowArea : lv.last &+ rv.last &- rowArea)
+                    }
+                    let end = clipX0 &+ rr.hi &+ 1
+                    spans[i] = DiscSpan(edgeStart: clipX0 &+ l.lo, interiorStart: end, interiorEnd: end, edgeEnd: end,
+                                        left: at.left, right: at.right)
+                    offset = at.end
+                    continue
+                }
+                carried = false
             } else {
                 carried = false
             }
-            // Anything else (the first and last rows, the leftmost vertex's row where a chain
-            // crosses a column line, clipped or touching chains) takes the general path.
+            // Anything else (the leftmost vertex's row where a chain crosses a column line,
+            // clipped or touching chains, a disc within one row) takes the general path.
             r.nextRow = Int.min
             let row = r.coverRow(d, y: y0 + i, clipX0: clipX0, clipX1: clipX1)
             if row.isEmpty {
