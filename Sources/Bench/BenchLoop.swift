@@ -29,7 +29,11 @@ final class BenchLoop: FrameLoopClient {
     private(set) var copied: [Int]
     private(set) var nanoseconds: [Int64]
     private(set) var hashes: [UInt64]
+    /// Frames beyond `BenchTolerance` of the reference painter's.
     private(set) var mismatches = 0
+    /// Frames not byte-equal to the reference painter's, and the largest channel difference seen.
+    private(set) var inexact = 0
+    private(set) var largestDifference = 0
     private(set) var firstMismatch: Int?
 
     private var drawnTouched = 0
@@ -85,8 +89,13 @@ final class BenchLoop: FrameLoopClient {
         guard hashing else { return }
         hashes[n] = BenchHash.frame(shown(n))
         if let reference, reference.frame(options.scene == .copy ? 0 : n) != hashes[n] {
-            mismatches += 1
-            if firstMismatch == nil { firstMismatch = n }
+            let difference = BenchTolerance.largestDifference(shown(n), reference.out.buffer)
+            largestDifference = max(largestDifference, difference)
+            inexact += 1
+            if difference > BenchTolerance.allowed(options.format) {
+                mismatches += 1
+                if firstMismatch == nil { firstMismatch = n }
+            }
         }
     }
 

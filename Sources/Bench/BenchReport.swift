@@ -60,9 +60,11 @@ public struct BenchReport {
         }
         if run.verified {
             if let first = run.firstMismatch {
-                out.line("verify: FAILED: \(run.mismatches) of \(o.frames) frames differ from the reference painter, the first is frame \(first)")
-            } else {
+                out.line("verify: FAILED: \(run.mismatches) of \(o.frames) frames differ from the reference painter by more than \(BenchTolerance.allowed(o.format)) in a channel, the first is frame \(first) (largest difference \(run.largestDifference))")
+            } else if run.inexact == 0 {
                 out.line("verify: all \(o.frames) frames equal the reference painter's (full redraw, no damage, no masks)")
+            } else {
+                out.line("verify: all \(o.frames) frames within \(BenchTolerance.allowed(o.format)) of the reference painter's in every channel (full redraw, no damage, no masks): \(o.frames - run.inexact) equal, \(run.inexact) with a faint halo's profiled edge, largest difference \(run.largestDifference)")
             }
         }
     }

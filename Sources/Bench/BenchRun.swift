@@ -36,9 +36,13 @@ public final class BenchRun {
     public var copied: [Int] { client.copied }
     public var nanoseconds: [Int64] { client.nanoseconds }
     public var hashes: [UInt64] { client.hashes }
-    /// With `verify`: frames whose hash differs from the reference painter's, and the first one.
+    /// With `verify`: frames beyond `BenchTolerance` of the reference painter's, and the first one.
     public var mismatches: Int { client.mismatches }
     public var firstMismatch: Int? { client.firstMismatch }
+    /// With `verify`: frames not byte-equal to the reference painter's (all within the tolerance
+    /// unless counted in `mismatches`), and the largest channel difference in the output's units.
+    public var inexact: Int { client.inexact }
+    public var largestDifference: Int { client.largestDifference }
     /// Whether the frames are being held against the reference painter.
     public var verified: Bool { client.reference != nil }
     /// The display's scan-out queue: every frame handed over by the loop, and the flips.

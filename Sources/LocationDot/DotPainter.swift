@@ -161,7 +161,13 @@ public final class DotPainter {
         }
         if let h = l.halo {
             let b = base == nil ? box(h.bounds) : touched
-            haloTable.rasterize(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            // Faint and large enough, the halo's coverage comes from the tangent-line profile
+            // (within 2/255 of the exact area's colour); otherwise from the exact walk.
+            if DiscProfile.admits(radius256: h.disc.radius256, paintAlpha: h.paint.alpha) {
+                haloTable.rasterizeProfile(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            } else {
+                haloTable.rasterize(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            }
             haloTable.draw(h.paint, rows: b.y, b.maxY, x0: b.x, x1: b.maxX, into: target, over: base)
             base = nil
         }

@@ -20,15 +20,15 @@ public struct DiscSpan: Equatable, Sendable {
 /// afresh every frame (nothing is kept from one frame to the next but the polygon's shape).
 /// `reserve` sizes it for the largest clip once, so frames never allocate.
 public final class DiscRowTable {
-    @exclusivity(unchecked) public private(set) var spans: UnsafeMutablePointer<DiscSpan>
-    @exclusivity(unchecked) public private(set) var bytes: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) public private(set) var firstRow = 0
-    @exclusivity(unchecked) public private(set) var rowCount = 0
+    @exclusivity(unchecked) public internal(set) var spans: UnsafeMutablePointer<DiscSpan>
+    @exclusivity(unchecked) public internal(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) public internal(set) var firstRow = 0
+    @exclusivity(unchecked) public internal(set) var rowCount = 0
     @exclusivity(unchecked) private var spanCapacity = 0
     @exclusivity(unchecked) private var byteCapacity = 0
     /// What the table holds: the disc and the clip it was last rasterized for (a still dot's
     /// ring and inner dot come back unchanged frame after frame while only the halo grows).
-    @exclusivity(unchecked) private var held: (disc: Disc, y0: Int, y1: Int, x0: Int, x1: Int)?
+    @exclusivity(unchecked) var held: (disc: Disc, y0: Int, y1: Int, x0: Int, x1: Int)?
     let raster: DiscRasterizer
 
     public init(_ raster: DiscRasterizer = DiscRasterizer()) {
@@ -52,7 +52,7 @@ public final class DiscRowTable {
         growBytes(to: 22 * rows + 4 * width + 64)
     }
 
-    private func growBytes(to n: Int) {
+    func growBytes(to n: Int) {
         if n <= byteCapacity { return }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
         grown.update(from: bytes, count: byteCapacity)
@@ -65,7 +65,7 @@ public final class DiscRowTable {
     /// (already there or to come), 8 × 255, `rightCount` edge bytes, 4 zeros. Returns the offsets of
     /// the two edges and the end.
     @inline(__always)
-    private func pad(_ at: Int, _ leftCount: Int, _ rightCount: Int) -> (left: Int, right: Int, end: Int) {
+    func pad(_ at: Int, _ leftCount: Int, _ rightCount: Int) -> (left: Int, right: Int, end: Int) {
         let b = UnsafeMutableRawPointer(bytes)
         let left = at &+ 4, right = left &+ leftCount &+ 8
         b.storeBytes(of: 0 as UInt32, toByteOffset: at, as: UInt32.self)

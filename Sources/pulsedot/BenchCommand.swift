@@ -119,7 +119,7 @@ func benchCommand(_ args: Arguments) -> Int32 {
         if args.has("json") { report.writeJSON(to: &out) } else { report.writeText(to: &out) }
         out.flush()
         if run.mismatches > 0 {
-            return fail("bench --verify: \(run.mismatches) of \(o.frames) frames differ from the reference painter (first: frame \(run.firstMismatch ?? 0))")
+            return fail("bench --verify: \(run.mismatches) of \(o.frames) frames differ from the reference painter by more than the tolerance (first: frame \(run.firstMismatch ?? 0), largest difference \(run.largestDifference))")
         }
         return 0
     } catch {

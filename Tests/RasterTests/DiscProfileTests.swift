@@ -1,0 +1,68 @@
+import XCTest
+@testable import Raster
+
+/// The tangent-line profile against the exact polygon area, over every kind of radius the halo
+/// takes (just below each of the rasterizer's polygon switches, where its polygon strays most from
+/// the circle, and anywhere else), centres anywhere in a pixel, whole discs and clipped ones: no
+/// pixel's coverage differs by more than `DiscProfile.maximumError`, and the spans are the
+/// table's own format.
+final class DiscProfileTests: XCTestCase {
+    private func tableRow(_ t: DiscRowTable, _ y: Int, _ x0: Int, _ x1: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: x1 - x0)
+        let s = t.span(y)
+        if s.isEmpty { return out }
+        XCTAssertTrue(s.edgeStart <= s.interiorStart && s.interiorStart <= s.interiorEnd && s.interiorEnd <= s.edgeEnd)
+        XCTAssertTrue(s.edgeStart >= x0 && s.edgeEnd <= x1, "span \(s) outside the clip \(x0)..<\(x1)")
+        // The padding `draw` reads past the edges.
+        XCTAssertEqual(t.bytes[s.left - 1], 0)
+        XCTAssertEqual(t.bytes[s.left + s.interiorStart - s.edgeStart], 255)
+        XCTAssertEqual(t.bytes[s.right + s.edgeEnd - s.interiorEnd], 0)
+        for x in s.edgeStart..<s.interiorStart { out[x - x0] = t.bytes[s.left + x - s.edgeStart] }
+        for x in s.interiorStart..<s.interiorEnd { out[x - x0] = 255 }
+        for x in s.interiorEnd..<s.edgeEnd { out[x - x0] = t.bytes[s.right + x - s.interiorEnd] }
+        return out
+    }
+
+    /// The largest coverage difference over rows of `d` in `clip` (clip widened by two pixels all
+    /// round, so the profile's faint fringe outside the polygon's bounds is held too).
+    private func worst(_ d: Disc, clip: Rect, _ exact: DiscRowTable, _ profile: DiscRowTable) -> Int {
+        exact.reserve(rows: clip.height + 2, width: clip.width + 2)
+        profile.reserve(rows: clip.height + 2, width: clip.width + 2)
+        exact.rasterize(d, rows: clip.y, clip.maxY, clipX0: clip.x, clipX1: clip.maxX)
+        profile.rasterizeProfile(d, rows: clip.y, clip.maxY, clipX0: clip.x, clipX1: clip.maxX)
+        var m = 0
+        for y in clip.y..<clip.maxY {
+            let e = tableRow(exact, y, clip.x, clip.maxX), p = tableRow(profile, y, clip.x, clip.maxX)
+            for i in 0..<e.count { m = max(m, abs(Int(e[i]) - Int(p[i]))) }
+        }
+        return m
+    }
+
+    func testCoverageStaysWithinTheStatedErrorOfTheExactArea() {
+        let exact = DiscRowTable(), profile = DiscRowTable()
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        // Just below each switch to more vertices (N² · 256 ≥ 316 · r), the polygon's worst.
+        var radii = [DiscProfile.minimumRadius256, 13_273, 13_272, 13_200, 53_092, 53_000, 14_925, 29_850, 119_398]
+        for _ in 0..<60 { radii.append(DiscProfile.minimumRadius256 + next(60_000)) }
+        var overall = 0
+        for radius in radii {
+            for phase in 0..<4 {
+                let fx = [0, 128, next(256), next(256)][phase], fy = [0, 128, next(256), next(256)][phase]
+                let d = Disc(centerX256: 700 * 256 + fx, centerY256: 600 * 256 + fy, radius256: radius)
+                let b = DiscRasterizer().bounds(d)
+                let wide = Rect(x: b.x - 2, y: b.y - 2, width: b.width + 4, height: b.height + 4)
+                let cut = Rect(x: b.x + b.width / 3, y: b.y + 1, width: b.width / 2 + 1, height: b.height - 2)
+                for clip in [wide, cut] {
+                    let m = worst(d, clip: clip, exact, profile)
+                    overall = max(overall, m)
+                    XCTAssertLessThanOrEqual(m, DiscProfile.maximumError, "radius \(radius) phase (\(fx), \(fy)) clip \(clip)")
+                }
+            }
+        }
+        print("DiscProfileTests: largest coverage difference \(overall)/255 over \(radii.count) radii")
+    }
+}
