@@ -163,8 +163,8 @@ public final class DotPainter {
             let b = base == nil ? box(h.bounds) : touched
             // Faint and large enough, the halo's coverage comes from the tangent-line profile
             // (within 2/255 of the exact area's colour); otherwise from the exact walk.
-            if DiscProfile.admits(radius256: h.disc.radius256, paintAlpha: h.paint.alpha) {
-                haloTable.rasterizeProfile(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
+            if let kind = DiscProfile.kind(radius256: h.disc.radius256, paintAlpha: h.paint.alpha) {
+                haloTable.rasterizeProfile(h.disc, kind, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
             } else {
                 haloTable.rasterize(h.disc, rows: b.y, b.maxY, clipX0: b.x, clipX1: b.maxX)
             }

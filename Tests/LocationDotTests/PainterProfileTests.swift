@@ -51,7 +51,7 @@ final class PainterProfileTests: XCTestCase {
                 worst = max(worst, d)
                 let haloRadius256 = Int(11 * style.pulseScaleFactor * scale * look.haloSize * look.popScale * 256)
                 let alpha = UInt32((look.haloOpacity * 255).rounded())
-                if look.haloOpacity > 0 && DiscProfile.admits(radius256: haloRadius256, paintAlpha: alpha) {
+                if look.haloOpacity > 0 && DiscProfile.kind(radius256: haloRadius256, paintAlpha: alpha) != nil {
                     profiled += 1
                 } else {
                     exactFrames += 1

@@ -53,7 +53,7 @@ final class GoldenFrameTests: XCTestCase {
         "stock-t1.0": 0x150925a76af8d989,
         "rgb565-t1.0": 0x34fdd11dc9144fd9,
         "entrance-t0.06": 0xf091b5bde82d47d3,
-        "scale3-t1.5": 0x500ed739f2b38935,
+        "scale3-t1.5": 0xb89b0b2e0b444b0d,
     ]
 
     /// FNV-1a 64 over the pixels row by row: for XRGB8888 the B, G, R bytes (X is padding nobody
