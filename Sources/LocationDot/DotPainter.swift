@@ -61,6 +61,8 @@ public final class DotPainter {
         rowCapacity = 256
         shadowRow = .allocate(capacity: rowCapacity + 4)
         shadowRow.initialize(repeating: 0, count: rowCapacity + 4)
+        // The halo's profile table, made now rather than in the first frame that needs it.
+        DiscProfile.prepare()
     }
 
     deinit {
