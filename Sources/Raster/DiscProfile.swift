@@ -54,7 +54,7 @@ public enum DiscProfile {
         for i in 0..<angles {
             // The normal (a, b) in Q16: b = √(1 − a²).
             let a = Int64(i) << 8
-            let b = Int64(Fixed.isqrt(UInt64(1 << 32) &- UInt64(a * a)))
+            let b = Int64(Fixed.isqrt((UInt64(1) << 32) &- UInt64(a * a)))
             // Twice the half-widths of the ramp's straight part (b − a)/2 and of the whole (a + b)/2.
             let w1 = b - a, w2 = a + b
             let ab8 = 8 * a * b

@@ -22,5 +22,10 @@ final class BenchAllocationTests: XCTestCase {
             XCTAssertEqual(few, more, "\(config): \(few) heap allocations for 8 frames but \(more) for 16")
             XCTAssertGreaterThan(few, 0, "memcheck counted nothing: is it really running the binary?")
         }
+        // The stock halo turns faint enough for the profile's coverage (DiscProfile) at about 0.9 s,
+        // frame 54: between 40 and 120 frames, so a table made on first use would be counted.
+        let few = try allocations(["--scene", "moving", "--frames", "40"])
+        let more = try allocations(["--scene", "moving", "--frames", "120"])
+        XCTAssertEqual(few, more, "moving: \(few) heap allocations for 40 frames but \(more) for 120")
     }
 }
