@@ -38,6 +38,28 @@ final class DiscProfileTests: XCTestCase {
         return m
     }
 
+    /// The table against the half-plane's share worked out by hand at a few points, and as a
+    /// whole by its hash: it is made in integers, so it is these bytes on every CPU (a 32-bit
+    /// `1 << 32` once made it other bytes on armv7).
+    func testTableIsTheHalfPlanesShare() {
+        let t = DiscProfile.table.bytes, depths = DiscProfile.depths, reach = DiscProfile.reach
+        func at(_ i: Int, _ s256: Int) -> UInt8 { t[i * depths + reach + s256] }
+        // An axis-aligned edge: a linear ramp over one pixel, 1/2 at the centre.
+        XCTAssertEqual(at(0, 0), 128)
+        XCTAssertEqual(at(0, -128), 255)
+        XCTAssertEqual(at(0, 128), 0)
+        XCTAssertEqual(at(0, 64), 64)      // 255 · 1/4, rounded half up
+        // 45°: the ramp spans ±√2/2 px; a quarter of the way in, a corner triangle of area t²
+        // (t = √2/2 − 0.5 = 0.2071 px gives 0.0429 → 11).
+        XCTAssertEqual(at(181, 0), 128)
+        XCTAssertEqual(at(181, 128), 11)
+        XCTAssertEqual(at(181, -128), 244)
+        XCTAssertEqual(at(181, 182), 0)
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in 0..<(DiscProfile.angles * depths) { h = (h ^ UInt64(t[k])) &* 0x100_0000_01b3 }
+        XCTAssertEqual(h, 0xf2311657cec32433, "the table changed")
+    }
+
     func testCoverageStaysWithinTheStatedErrorOfTheExactArea() {
         let exact = DiscRowTable(), profile = DiscRowTable()
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
