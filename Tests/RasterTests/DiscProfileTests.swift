@@ -1,28 +1,12 @@
 import XCTest
 @testable import Raster
 
-/// The tangent-line profile against the exact polygon area, over every kind of radius the halo
-/// takes (just below each of the rasterizer's polygon switches, where its polygon strays most from
-/// the circle, and anywhere else), centres anywhere in a pixel, whole discs and clipped ones: no
-/// pixel's coverage differs by more than `DiscProfile.maximumError`, and the spans are the
-/// table's own format.
+/// Both profiles (tangent and ramp) against the exact polygon area, over every kind of radius the
+/// halo takes (just below each of the rasterizer's polygon switches, where its polygon strays most
+/// from the circle, and anywhere else), centres anywhere in a pixel, whole discs and clipped ones:
+/// no pixel's coverage differs by more than the kind's bound (`DiscProfile.maximumError`,
+/// `rampError`), and the spans are the table's own format.
 final class DiscProfileTests: XCTestCase {
-    private func tableRow(_ t: DiscRowTable, _ y: Int, _ x0: Int, _ x1: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: x1 - x0)
-        let s = t.span(y)
-        if s.isEmpty { return out }
-        XCTAssertTrue(s.edgeStart <= s.interiorStart && s.interiorStart <= s.interiorEnd && s.interiorEnd <= s.edgeEnd)
-        XCTAssertTrue(s.edgeStart >= x0 && s.edgeEnd <= x1, "span \(s) outside the clip \(x0)..<\(x1)")
-        // The padding `draw` reads past the edges.
-        XCTAssertEqual(t.bytes[s.left - 1], 0)
-        XCTAssertEqual(t.bytes[s.left + s.interiorStart - s.edgeStart], 255)
-        XCTAssertEqual(t.bytes[s.right + s.edgeEnd - s.interiorEnd], 0)
-        for x in s.edgeStart..<s.interiorStart { out[x - x0] = t.bytes[s.left + x - s.edgeStart] }
-        for x in s.interiorStart..<s.interiorEnd { out[x - x0] = 255 }
-        for x in s.interiorEnd..<s.edgeEnd { out[x - x0] = t.bytes[s.right + x - s.interiorEnd] }
-        return out
-    }
-
     /// The largest coverage difference over rows of `d` in `clip` (clip widened by two pixels all
     /// round, so the profile's faint fringe outside the polygon's bounds is held too).
     private func worst(_ d: Disc, _ kind: DiscProfile.Kind, clip: Rect, _ exact: DiscRowTable, _ profile: DiscRowTable) -> Int {
@@ -32,7 +16,7 @@ final class DiscProfileTests: XCTestCase {
         profile.rasterizeProfile(d, kind, rows: clip.y, clip.maxY, clipX0: clip.x, clipX1: clip.maxX)
         var m = 0
         for y in clip.y..<clip.maxY {
-            let e = tableRow(exact, y, clip.x, clip.maxX), p = tableRow(profile, y, clip.x, clip.maxX)
+            let e = exact.coverage(y, clip.x, clip.maxX), p = profile.coverage(y, clip.x, clip.maxX)
             for i in 0..<e.count { m = max(m, abs(Int(e[i]) - Int(p[i]))) }
         }
         return m

@@ -5,17 +5,6 @@ import XCTest
 /// rasterizer gives one row at a time — the first and last rows, where both chains meet at a
 /// vertex, the turning rows and clipped rows included.
 final class DiscRowTableTests: XCTestCase {
-    /// The table's row `y` as one coverage per pixel of the clip.
-    private func tableRow(_ t: DiscRowTable, _ y: Int, _ x0: Int, _ x1: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: x1 - x0)
-        let s = t.span(y)
-        if s.isEmpty { return out }
-        for x in s.edgeStart..<s.interiorStart { out[x - x0] = t.bytes[s.left + x - s.edgeStart] }
-        for x in s.interiorStart..<s.interiorEnd { out[x - x0] = 255 }
-        for x in s.interiorEnd..<s.edgeEnd { out[x - x0] = t.bytes[s.right + x - s.interiorEnd] }
-        return out
-    }
-
     func testEveryRowEqualsTheRasterizersRow() {
         let table = DiscRowTable(), reference = DiscRasterizer()
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -41,11 +30,31 @@ final class DiscRowTableTests: XCTestCase {
                         expected.withUnsafeMutableBufferPointer {
                             reference.coverageRow(d, y: y, clipX0: clip.x, clipX1: clip.maxX, into: $0.baseAddress!)
                         }
-                        XCTAssertEqual(tableRow(table, y, clip.x, clip.maxX), expected,
+                        XCTAssertEqual(table.coverage(y, clip.x, clip.maxX), expected,
                                        "radius \(radius) phase (\(fx), \(fy)) clip \(clip) row \(y - clip.y)")
                     }
                 }
             }
         }
+    }
+}
+
+extension DiscRowTable {
+    /// Row `y` as one coverage per pixel of the clip x0..<x1, its spans and the padding `draw`
+    /// reads past the edges checked on the way.
+    func coverage(_ y: Int, _ x0: Int, _ x1: Int, file: StaticString = #filePath, line: UInt = #line) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: x1 - x0)
+        let s = span(y)
+        if s.isEmpty { return out }
+        XCTAssertTrue(s.edgeStart <= s.interiorStart && s.interiorStart <= s.interiorEnd && s.interiorEnd <= s.edgeEnd,
+                      "span \(s)", file: file, line: line)
+        XCTAssertTrue(s.edgeStart >= x0 && s.edgeEnd <= x1, "span \(s) outside the clip \(x0)..<\(x1)", file: file, line: line)
+        XCTAssertEqual(bytes[s.left - 1], 0, file: file, line: line)
+        XCTAssertEqual(bytes[s.left + s.interiorStart - s.edgeStart], 255, file: file, line: line)
+        XCTAssertEqual(bytes[s.right + s.edgeEnd - s.interiorEnd], 0, file: file, line: line)
+        for x in s.edgeStart..<s.interiorStart { out[x - x0] = bytes[s.left + x - s.edgeStart] }
+        for x in s.interiorStart..<s.interiorEnd { out[x - x0] = 255 }
+        for x in s.interiorEnd..<s.edgeEnd { out[x - x0] = bytes[s.right + x - s.interiorEnd] }
+        return out
     }
 }
