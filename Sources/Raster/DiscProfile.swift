@@ -15,8 +15,9 @@
 /// It is not the exact polygon area `DiscRasterizer` computes: the polygon strays up to
 /// 2/3 · 1/64 px from the circle (its vertices out, its edge midpoints in), the tangent adds the
 /// curvature term, the table its steps. `DiscProfileTests` measures the difference from the exact
-/// table over radii, phases and clips and holds it to `maximumError`; a caller uses the profile
-/// only where `paint alpha × maximumError ≤ 510`, so that the blended colour moves at most 2/255.
+/// table over radii, phases and clips and holds it to `maximumError` (`rampError` for the ramp,
+/// `Kind`); a caller takes the kind `kind(radius256:paintAlpha:)` gives, where paint alpha × error
+/// ≤ 510, so that the blended colour moves at most 2/255.
 public enum DiscProfile {
     /// Steps of the angle index (a = i/256, i = 0…181) and of the distance (s = j/256 − 182/256 px).
     static let angles = 182
