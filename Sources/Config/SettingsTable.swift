@@ -46,7 +46,29 @@ public enum SettingsTable {
         return out
     }
 
+    /// The keys whose values differ between two settings, in the table's order.
+    public static func changedKeys(from old: Settings, to new: Settings) -> [SettingKey] {
+        keys.filter { $0.show(old) != $0.show(new) }
+    }
+
+    /// The sections any of whose keys differ, in the table's order (a reload's one line).
+    public static func changedSections(from old: Settings, to new: Settings) -> [String] {
+        let changed = Set(changedKeys(from: old, to: new).map { $0.section })
+        return sections.filter { changed.contains($0) }
+    }
+
+    /// Whether any key of `sections` differs: what a part of the daemon that reads only those
+    /// sections asks before it rebuilds anything.
+    public static func differ(_ old: Settings, _ new: Settings, in sections: [String]) -> Bool {
+        keys.contains { sections.contains($0.section) && $0.show(old) != $0.show(new) }
+    }
+
     static func unknownKeyProblem(section: String, name: String) -> String {
+        // The right key in the wrong section is the likelier mistake than a typo.
+        let elsewhere = keys.filter { $0.section != section && $0.name.lowercased() == name.lowercased() }.map { "[\($0.section)]" }
+        if !elsewhere.isEmpty {
+            return "unknown property: \(name) is a key of \(elsewhere.joined(separator: " and ")), not of [\(section)]"
+        }
         let names = keys(in: section).map({ $0.name })
         if let close = names.min(by: { editDistance($0.lowercased(), name.lowercased()) < editDistance($1.lowercased(), name.lowercased()) }),
            editDistance(close.lowercased(), name.lowercased()) <= 2 {

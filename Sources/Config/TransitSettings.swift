@@ -69,7 +69,7 @@ extension SettingsTable {
                    },
                    show: { $0.transit.gtfs ?? "none" }),
         SettingKey(section: "transit", name: "trip", allowed: "`TRIP_ID` or `TRIP_ID@HH:MM:SS`, auto, realtime, or none",
-                   meaning: "the trip the vehicle runs (with its start time: that run of a frequencies.txt trip), followed fix by fix along its line whatever its calendar says; auto: told from the fixes — the shape they follow for a few hundred metres, then the run due there nearest to the clock, said in the log with the reason, and looked for again after the terminus or \(Int(TripDetector.Settings().releaseOffRouteSeconds / 60)) min off the line; realtime: the trip the `[realtime]` feeds say `vehicleId` runs (its VehiclePosition's trip, else a TripUpdate naming the vehicle), taken again whenever they name another, said in the log; none: no trip",
+                   meaning: "the trip the vehicle runs, its trip_id as the feed writes it (`@`, spaces and any letters kept; with a start time after `@`: that run of a frequencies.txt trip, read so only when the whole text is no trip_id of the feed), followed fix by fix along its line whatever its calendar says; auto: told from the fixes — the shape they follow for a few hundred metres, then the run due there nearest to the clock, said in the log with the reason, and looked for again after the terminus or \(Int(TripDetector.Settings().releaseOffRouteSeconds / 60)) min off the line; realtime: the trip the `[realtime]` feeds say `vehicleId` runs (its VehiclePosition's trip, else a TripUpdate naming the vehicle), taken again whenever they name another, said in the log; none: no trip",
                    parse: { text, s, _ throws(SettingProblem) in
                        s.transit.autoTrip = text == "auto"
                        s.transit.realtimeTrip = text == "realtime"
@@ -88,7 +88,7 @@ extension SettingsTable {
                    },
                    show: { $0.transit.vehicleID ?? "none" }),
         SettingKey(section: "transit", name: "tripFile", allowed: "file path, or none",
-                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID`, `TRIP_ID@HH:MM:SS`, or `block BLOCK_ID`: that block's trips of the service day in departure order — the day before's while they run past midnight — the next taken up at each terminus; # comments), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
+                   meaning: "a file the onboard computer writes with the trip on its first line (`TRIP_ID`, `TRIP_ID@HH:MM:SS`, or `block BLOCK_ID`: that block's trips of the service day in departure order — the day before's while they run past midnight — the next taken up at each terminus; a `#` at a line's start or after a blank begins a comment, one inside an id is part of it), followed through inotify as it is written or replaced, taking the place of `trip` while it names one; a missing file or a line that names no trip is said once and the trip followed before is kept",
                    parse: { text, s, origin throws(SettingProblem) in
                        if text == "none" { s.transit.tripFile = nil; return }
                        guard !text.isEmpty else { throw SettingProblem("empty path (expected a file, or none)") }

@@ -20,6 +20,9 @@ final class KioskScreen {
     /// The index the worker's model was opened on; nil: not asked yet.
     var openedIndex: String?
     var serial = 0
+    /// The first serial asked of the model opened last: a board made before it (another stop, a
+    /// reload ago) is never shown.
+    var firstSerial = 0
     /// A refresh on its way; another waits for it.
     var inFlight = false
     var wanted = false

@@ -19,10 +19,10 @@ extension RunDaemon {
 
     /// A fix while no trip is known, to the search. The schedule's clock is the fix's own UTC
     /// time, else the system's.
-    func autoTripFix(_ fix: Fix) {
+    func autoTripFix(_ fix: Fix, time fixTime: Double) {
         guard let search = transit.autoSearch, transit.loaded?.trip == nil else { return }
         let clock = scheduleClock
-        let latitude = fix.latitude, longitude = fix.longitude, fixTime = fix.receivedAt.seconds, handover = transit.handover
+        let latitude = fix.latitude, longitude = fix.longitude, handover = transit.handover
         let submitted = environment.runTransitJob {
             search.fix(latitude: latitude, longitude: longitude, clock: clock, fixTime: fixTime, to: handover)
         }

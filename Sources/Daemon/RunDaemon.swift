@@ -48,6 +48,8 @@ public final class RunDaemon {
     var map: OpenedMap
     var display: DisplayLifecycle
     var lastFix: Fix?
+    /// While a reload reopens the display: the view whose dot the new one goes on from.
+    var dotCarried: SceneView?
     let started: MonotonicInstant
     let counters: LoopCounters
     var shownPhase: FixPhase = .nofix
@@ -66,6 +68,9 @@ public final class RunDaemon {
     let transit = TransitFollower()
     /// A stop kiosk's feeds, board, lines and markers.
     let kiosk = KioskScreen()
+    /// The features, in the order they are configured (each after those it reads): configured
+    /// alike at start and at every reload taken, woken each turn, stopped in reverse order.
+    private(set) var components: [any RunComponent] = []
 
     /// Sets everything up: the source, the map, the frame timer. Nothing is opened or started
     /// until `run()`.
@@ -91,6 +96,13 @@ public final class RunDaemon {
         brightness = BrightnessControl(settings: configuration.settings.display.brightness, now: now, makePort: environment.makeBacklight)
         do { try environment.waiting.setFrameRate(configuration.settings.display.fps) } catch { throw SetupError(error) }
         do { source = try makeSource(configuration.settings.source, now: now) } catch { throw SetupError(error) }
+        components = [TripFileComponent(self), RealtimeTripComponent(self), TransitComponent(self), KioskComponent(self),
+                      MetricsComponent(self), BlankingComponent(self), BrightnessComponent(self)]
+    }
+
+    /// Every component takes `settings`: at start (`old` nil) and after each reload taken.
+    func configureComponents(old: Settings?, now: MonotonicInstant) {
+        for component in components { component.configure(old: old, new: settings, now: now) }
     }
 
     /// Why the daemon cannot start, or a reload cannot take: the failing part's own line.
@@ -145,11 +157,8 @@ public final class RunDaemon {
         let now = waiting.now()
         log.info("pulsedot \(PulseDotVersion.string) running: source \(source.name), output \(outputSetting), composition \(settings.display.composition.rawValue), \(formatNumber(settings.display.fps)) fps; configuration \(configuration.file ?? "defaults")")
         source.start(now: now)
-        tripFileConfigured()
-        realtimeTripConfigured()
-        transitConfigured()
-        // Started inside a blanking span, the screen is not lit even for a moment.
-        blankingDue(now: now)
+        // Before the display: started inside a blanking span, the screen is not lit even for a moment.
+        configureComponents(old: nil, now: now)
         if !blanking.blanked { tryDisplay(now: now) }
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
         announced = true
@@ -210,6 +219,7 @@ public final class RunDaemon {
     func makeView(canvasWidth: Int, canvasHeight: Int, physicalHeight: Int) throws(SceneView.SetupError) -> SceneView {
         let view = try Self.sceneView(settings: settings, map: map, source: source,
                                       canvasWidth: canvasWidth, canvasHeight: canvasHeight, physicalHeight: physicalHeight)
+        if let dotCarried { view.continueDot(from: dotCarried) }
         // A fix that came before the view (a fixed position's only one) is said to be off the
         // map here, or never: nothing else will say why no dot is drawn.
         if let lastFix, let note = view.add(lastFix), case .leftMap = note { say(note) }
@@ -221,6 +231,7 @@ public final class RunDaemon {
 
     private func shutdown() {
         notify { n throws(SyscallError) in try n.stopping(status: "stopping") }
+        for component in components.reversed() { component.stop() }
         source.stop()
         if let d = display.driven ?? display.parked {
             d.close()

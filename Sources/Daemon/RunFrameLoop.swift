@@ -23,8 +23,8 @@ extension RunDaemon: FrameLoopClient {
         var next = Poll.earliest(source.deadline, counters.nextSummary)
         // A withheld ping's deadline is past: folded in, it would only spin the loop.
         if let watchdog, !watchdogWithheld { next = Poll.earliest(next, watchdog.nextDue) }
-        next = Poll.earliest(next, brightness.nextLook)
-        return Poll.earliest(Poll.earliest(next, metricsFile.nextWrite), blanking.nextCheck)
+        for component in components { next = Poll.earliest(next, component.deadline) }
+        return next
     }
 
     public func displayEventsHandled(now: MonotonicInstant) throws(DisplayFailure) {
@@ -35,8 +35,7 @@ extension RunDaemon: FrameLoopClient {
         if wakeup.hotplugReady { hotplugEvents(now: now) }
         if wakeup.sourceEvents != 0 { source.handle(revents: wakeup.sourceEvents, now: now) }
         source.tick(now: now)
-        transitDue()
-        kioskDue()
+        for component in components { component.woke(now: now) }
     }
 
     public func drawFrame(now: MonotonicInstant) -> FrameLoop.Frame {
@@ -74,10 +73,7 @@ extension RunDaemon: FrameLoopClient {
     }
 
     public func turnEnded(now: MonotonicInstant) {
-        blankingDue(now: now)
-        if let due = brightness.nextLook, now >= due {
-            brightness.look(now: now, minuteOfDay: environment.localMinuteOfDay(environment.wallClock()), dark: blanking.blanked, log: log)
-        }
+        for component in components { component.turnEnded(now: now) }
         if let due = counters.nextSummary, now >= due { summary(now: now) }
         pingWatchdog(now: now)
     }

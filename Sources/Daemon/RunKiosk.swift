@@ -28,6 +28,7 @@ extension RunDaemon {
         guard kiosk.openedIndex != loaded.indexPath else { return }
         kiosk.close()
         kiosk.openedIndex = loaded.indexPath
+        kiosk.firstSerial = kiosk.serial + 1
         let model = KioskModel.Settings(settings)
         let worker = kiosk.worker, handover = transit.handover, path = loaded.indexPath, zone = loaded.zone, stops = settings.kiosk.stops
         _ = environment.runTransitJob {
@@ -89,7 +90,10 @@ extension RunDaemon {
         guard kiosk.wanted, !kiosk.inFlight || newView else { return }
         kiosk.wanted = false
         kiosk.inFlight = true
-        kiosk.nextRefresh = now + 5
+        // On the wall clock's five-second grid: every kiosk (and a restarted or reloaded one)
+        // turns a departed bus off its board at the same instant.
+        let wall = environment.wallClock()
+        kiosk.nextRefresh = now + 5 - (wall - (wall / 5).rounded(.down) * 5)
         kiosk.serial += 1
         if newView {
             kiosk.viewID = ObjectIdentifier(d.view)
@@ -112,6 +116,7 @@ extension RunDaemon {
         for note in outcome.notes { log.warning("kiosk: " + note) }
         if outcome.serial < 0 { return }
         if outcome.serial == kiosk.serial { kiosk.inFlight = false }
+        guard outcome.serial >= kiosk.firstSerial else { return }
         if let failure = outcome.failure {
             if kiosk.failureSaid != failure { log.error("kiosk: " + failure) }
             kiosk.failureSaid = failure

@@ -90,17 +90,13 @@ extension RunDaemon {
     /// SIGHUP, counted by whether the configuration was switched (reload() swaps it only when
     /// everything in the new one could be built).
     func countedReload(now: MonotonicInstant) {
-        let before = reloads.generation
+        let before = reloads.generation, old = settings
         reload(now: now)
         if reloads.generation != before {
             reloads.good += 1
             reloads.lastTaken = true
             reloads.takenAt = now
-            metricsFile.configure(settings.metrics, now: now)
-            blankingAfterReload(now: now)
-            brightness.configure(settings.display.brightness, now: now)
-            tripFileConfigured()
-            transitConfigured()
+            configureComponents(old: old, now: now)
         } else {
             reloads.refused += 1
             reloads.lastTaken = false

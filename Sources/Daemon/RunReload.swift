@@ -20,8 +20,11 @@ extension RunDaemon {
         do throws(SetupError) {
             let new: Configuration
             do { new = try environment.loadConfiguration() } catch { throw SetupError(error) }
+            let old = settings
             try switchTo(new, now: now)
-            log.notice("configuration reloaded: source \(source.name), output \(outputSetting)")
+            let changed = SettingsTable.changedSections(from: old, to: settings)
+            let what = changed.isEmpty ? "nothing changed" : "changed: " + changed.map { "[\($0)]" }.joined(separator: " ")
+            log.notice("configuration reloaded: source \(source.name), output \(outputSetting); \(what)")
         } catch {
             log.error("reload rejected, the running configuration stays: \(error)")
         }
@@ -45,7 +48,11 @@ extension RunDaemon {
                 newView = try Self.sceneView(settings: next, map: newMap, source: newSource, canvasWidth: d.canvasWidth,
                                              canvasHeight: d.canvasHeight, physicalHeight: d.physicalHeight)
             } catch { throw SetupError(error) }
-            if let seed { seedNote = newView!.add(seed) }
+            if let seed {
+                // The same source: its dot pulses on in step, as if the new view had drawn it all along.
+                newView!.continueDot(from: d.view)
+                seedNote = newView!.add(seed)
+            }
         }
 
         if next.display.fps != settings.display.fps {
@@ -74,8 +81,11 @@ extension RunDaemon {
             source.start(now: now)
         }
         if displayChanged {
+            // The same source's dot goes on in step on the reopened display's new view.
+            dotCarried = seed == nil ? nil : display.driven?.view
             display.lose("reopening for the new configuration", retryAt: now)
             tryDisplay(now: now)
+            dotCarried = nil
         }
         counters.startPeriod(at: now, summaryEvery: next.log.summaryEvery)
     }

@@ -102,13 +102,15 @@ extension RunDaemon {
 
     /// One fix on the trip: its events said, one line each.
     func transitFix(_ fix: Fix) {
-        autoTripFix(fix)
+        // The receiver's time: fixes buffered and delivered in a burst, or replayed fast, are
+        // followed as they were driven.
+        let time = transit.fixClock.seconds(of: fix)
+        autoTripFix(fix, time: time)
         let before = transit.nextStop?.sequence, beforeIndex = transit.nextStopIndex
-        guard let update = transit.update(RouteProgress.Fix(latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed,
-                                                           time: fix.receivedAt.seconds)),
+        guard let update = transit.update(RouteProgress.Fix(latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed, time: time)),
               let trip = transit.loaded?.trip else { return }
         for event in update.events { log.notice("transit: " + describe(event, trip: trip, update: update)) }
-        if autoTripReleased(update, before: beforeIndex, fixTime: fix.receivedAt.seconds, trip: trip) { return }
+        if autoTripReleased(update, before: beforeIndex, fixTime: time, trip: trip) { return }
         if let plan = transit.loaded?.block, let next = plan.next,
            update.events.contains(where: { if case .arrived(let i) = $0 { return i == trip.stops.count - 1 } else { return false } }) {
             // The block's next trip starts where this one ended.
@@ -158,7 +160,10 @@ extension RunDaemon {
         case .offRoute:
             let away = update.offset.map { "\(Int($0.rounded())) m" } ?? "far"
             return "off route (\(away) from line \(trip.route.shortName ?? trip.route.routeID))"
-        case .backOnRoute: return "back on route"
+        case .backOnRoute:
+            let along = update.distance.map { ", \(Int($0.rounded())) m along line \(trip.route.shortName ?? trip.route.routeID)" } ?? ""
+            let next = update.nextStop.map { "; next stop \(stop($0))" } ?? ""
+            return "back on route\(along)\(next)"
         }
     }
 

@@ -1,6 +1,7 @@
 import Config
 import DisplayCore
 import FeedFetch
+import Positioning
 import Raster
 import Syscall
 import Transit
@@ -19,6 +20,8 @@ final class TransitFollower {
     var warnedEnded = false
     /// The next wall-clock second the service period is looked at again.
     var nextPeriodCheck = 0.0
+    /// The fixes' own clock, which the trip is followed by (not their arrival).
+    var fixClock = FixClock()
     /// Reused between takes, so looking costs no allocation.
     var messages: [TransitMessage] = []
     /// The frames' record of the trip, made when a fix or a load changes it, never per frame.

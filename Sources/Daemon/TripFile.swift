@@ -15,7 +15,7 @@ enum TripFile {
         var number = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            let line = String(raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            let line = uncommented(raw)
             let trimmed = String(line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).joined(separator: " "))
             if trimmed.isEmpty { continue }
             if trimmed == "block" || trimmed.hasPrefix("block ") {
@@ -31,6 +31,17 @@ enum TripFile {
             }
         }
         return .failure(TripFileProblem(path: path, line: nil, message: "names no trip"))
+    }
+
+    /// The line before its comment: a `#` at the start or after a blank begins one; inside a word
+    /// it is part of the id (`A12-3@1#0815`).
+    static func uncommented(_ line: Substring) -> String {
+        var previous: Character = " "
+        for i in line.indices {
+            if line[i] == "#", previous == " " || previous == "\t" { return String(line[..<i]) }
+            previous = line[i]
+        }
+        return String(line)
     }
 }
 

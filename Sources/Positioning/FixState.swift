@@ -106,6 +106,19 @@ public struct FixState: Sendable {
                    speed: fix.speed, track: fix.track)
     }
 
+    /// Takes up where `old` (the same source's truth on a view being replaced) stands: the
+    /// animation clock's zero, the last fix and pop, the eased values, so a view made again at a
+    /// reload pulses on in step instead of entering anew. The rules stay this state's own.
+    public mutating func continueFrom(_ old: FixState) {
+        firstFixAt = old.firstFixAt
+        lastFixAt = old.lastFixAt
+        popStartedAt = old.popStartedAt
+        accuracy = old.accuracy
+        heading = old.heading
+        headingShown = old.headingShown
+        haloAllowed = old.haloAllowed
+    }
+
     /// Forgets every fix (a reload that changed the source).
     public mutating func reset() {
         self = FixState(rules: rules)

@@ -46,6 +46,10 @@ public struct DotScene: Sendable {
     public private(set) var offset = ViewOffset(x: 0, y: 0)
     public private(set) var motion = MotionModel()
     public private(set) var truth: FixState
+
+    /// The dot goes on from `old`'s (a view replaced at a reload, the same source): see
+    /// `FixState.continueFrom`.
+    public mutating func continueDot(from old: DotScene) { truth.continueFrom(old.truth) }
     let clock: DotClock
     /// Whether the latest fix lay outside the map image (to say it once, not per fix).
     private var offMap = false

@@ -129,6 +129,9 @@ public final class SceneView {
     @discardableResult
     public func add(_ fix: Fix) -> SceneNote? { scene.add(fix) }
 
+    /// The dot goes on as `old` drew it (a view made again at a reload, fixes from the same source).
+    public func continueDot(from old: SceneView) { scene.continueDot(from: old.scene) }
+
     /// Draws the frame at `now` (monotonic seconds) into the renderer's canvas and returns
     /// the region that changed: the dot's old and new places, tiles that arrived, or the whole
     /// canvas when the view moved. While the map pans on the display's primary plane the frame

@@ -24,6 +24,16 @@ public struct RouteProgress: Sendable {
         public var predictionWeight = 0.5
         /// Consecutive fixes needed to leave or rejoin the route, so one wild fix does neither.
         public var confirmFixes = 2
+        /// Off route this long (fix seconds since the last fix on it), the vehicle is looked for on
+        /// the whole line ahead of where it was lost: a detour longer than the window's growth, a
+        /// stall of the receiver. Twenty seconds is a few blocks at bus speed, short of any detour
+        /// that misses a stop; the nearest pass ahead of the loss is preferred, so a loop's second
+        /// pass is taken only when the first is not near.
+        public var searchAheadAfter = 20.0
+        /// Off route this long, anywhere on the line, behind too: after a GPS jump that put it
+        /// ahead, or a terminal loop that brings it back along its own street. Ninety seconds is
+        /// longer than any stop's dwell, so a vehicle merely standing off its line is not moved back.
+        public var searchAnywhereAfter = 90.0
 
         public init() {}
     }
@@ -152,6 +162,13 @@ public struct RouteProgress: Sendable {
             return line.project(latitude: fix.latitude, longitude: fix.longitude, from: 0, to: line.length, expected: 0, weight: 0.02)
         }
         let elapsed = max(fix.time - lastOnRoute, 0)
+        if offRoute && elapsed >= settings.searchAnywhereAfter {
+            return line.project(latitude: fix.latitude, longitude: fix.longitude, from: 0, to: line.length, expected: distance, weight: 0.02)
+        }
+        if offRoute && elapsed >= settings.searchAheadAfter {
+            return line.project(latitude: fix.latitude, longitude: fix.longitude, from: distance - settings.behindMeters, to: line.length,
+                                expected: distance, weight: 0.02)
+        }
         let ahead = distance + settings.aheadMeters + settings.maxSpeed * elapsed
         // Back from a detour the vehicle may have driven any way: the nearest rejoining point to
         // where it left wins, not a prediction from its speed.

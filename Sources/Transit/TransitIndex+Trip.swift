@@ -9,7 +9,18 @@ extension TransitIndex {
         return try translated(trip, into: language)
     }
 
-    public func trip(_ choice: TripChoice) throws(TransitError) -> Trip {
+    /// The choice as this feed reads it: `ID@HH:MM:SS` is the trip whose id is that whole text
+    /// when the feed has one, else trip `ID`'s run starting then.
+    public func resolve(_ choice: TripChoice) throws(TransitError) -> TripChoice {
+        guard let verbatim = choice.verbatim else { return choice }
+        let row = try database.prepare("SELECT 1 FROM trips WHERE trip_id = ?1")
+        row.bind(1, verbatim.tripID)
+        defer { row.reset() }
+        return try row.step() ? verbatim : choice
+    }
+
+    public func trip(_ asked: TripChoice) throws(TransitError) -> Trip {
+        let choice = try resolve(asked)
         let row = try database.prepare("""
             SELECT t.id, t.headsign, t.shape, t.service, v.service_id, r.route_id, r.short_name, r.long_name, r.type,
                 r.color, r.text_color, coalesce(a.timezone, (SELECT timezone FROM agency ORDER BY id LIMIT 1)), h.shape_id

@@ -91,7 +91,10 @@ func transitReport(_ settings: TransitSettings) -> [String] {
         lines += TransitSummary.feed(info, now: now)
         if let choice = settings.trip {
             let index = try TransitIndex(path: found.path)
-            lines += try TransitSummary.trip(try index.trip(choice), in: index, now: now)
+            let taken = try index.resolve(choice)
+            // A text with `@HH:MM:SS` may name a trip or a run of one: which the feed made of it.
+            if choice.whole != nil { lines.append("trip \(choice) read as \(taken.reading)") }
+            lines += try TransitSummary.trip(try index.trip(taken), in: index, now: now)
         } else {
             lines.append("trip: " + tripNotSet(settings))
         }

@@ -59,6 +59,8 @@ final class ConfigFileTests: XCTestCase, ConfigFileTesting {
     func testUnknownKey() {
         assertError("[dot]\nscael = 2\n", "\(file):2: scael = 2: unknown property (did you mean scale?)")
         assertError("[log]\n\nverbosity = 3\n", "\(file):3: log.verbosity = 3: unknown property (the [log] section has: level, summaryEvery)")
+        // The right key in the wrong section is named as such.
+        assertError("[dot]\nfps = 30\n", "\(file):2: fps = 30: unknown property: fps is a key of [display], not of [dot]")
     }
 
     func testBadValueNamesLineKeyValueAndWhatIsAllowed() {

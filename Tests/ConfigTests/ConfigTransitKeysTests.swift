@@ -25,9 +25,9 @@ final class ConfigTransitKeysTests: XCTestCase, ConfigFileTesting {
     }
 
     func testABadTripNamesFileLineAndKey() {
+        // Any other text is an id of the feed, `@` and all: what is wrong then is the missing feed.
         assertError("[transit]\n\ntrip = T1@soon\n",
-                    "\(file):3: transit.trip = T1@soon: the start after '@' is not a time HH:MM:SS: 'soon'")
-        assertError("[transit]\ntrip = @08:00:00\n", "\(file):2: transit.trip = @08:00:00: no trip_id before '@'")
+                    "\(file):3: transit.trip = T1@soon: a trip is one of a feed's: set gtfs = PATH too (or trip = none)")
         assertSetError("transit.trip=", "transit.trip = : empty: a trip_id is needed (TRIP_ID or TRIP_ID@HH:MM:SS)")
     }
 

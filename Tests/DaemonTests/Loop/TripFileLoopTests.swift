@@ -26,7 +26,7 @@ final class TripFileLoopTests: XCTestCase {
             }
         }
         write("# written by the IBIS computer\n\nT1\n", at: 1)
-        write("T1@08:00:0x\n", at: 2)
+        write("block\n", at: 2)
         write("T9\n", at: 3, byRename: true)
         write("T1\n", at: 4, byRename: true)
         h.waiting.signal(SIGTERM, at: 5)
