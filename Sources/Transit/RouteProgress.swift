@@ -34,6 +34,9 @@ public struct RouteProgress: Sendable {
         /// ahead, or a terminal loop that brings it back along its own street. Ninety seconds is
         /// longer than any stop's dwell, so a vehicle merely standing off its line is not moved back.
         public var searchAnywhereAfter = 90.0
+        /// A fix this far along the line from where the vehicle's speed puts it is taken only when
+        /// the next lands near it too (multipath, a loop's other side within the window).
+        public var jumpMeters = 150.0
 
         public init() {}
     }
@@ -89,6 +92,8 @@ public struct RouteProgress: Sendable {
     private var previous: Fix?
     /// Consecutive fixes disagreeing with `offRoute`.
     private var disagreeing = 0
+    /// Where the last fix that jumped along the line landed, until the next agrees or not.
+    private var heldJump: Double?
 
     public init(trip: Trip, settings: Settings = Settings()) {
         self.init(line: trip.line, stopDistances: trip.stops.map { $0.distance }, announced: trip.stops.map { $0.announced }, settings: settings)
@@ -138,7 +143,7 @@ public struct RouteProgress: Sendable {
             }
             // Only a fix near the line, on route, moves the vehicle on; the very first needs no
             // confirmation, as there is no state yet to protect.
-            if on && !offRoute {
+            if on && !offRoute && !heldAsJump(projection.distance, fix: fix, speed: speed, rejoined: events.last == .backOnRoute) {
                 distance = projection.distance
                 lastOnRoute = fix.time
                 advanceStops(projection.distance, slow: speed.map { $0 < settings.slowSpeed } ?? false, events: &events)
@@ -146,6 +151,24 @@ public struct RouteProgress: Sendable {
         }
         return Update(distance: distance, offset: projection?.offset, offRoute: offRoute || distance == nil,
                       atStop: atStop, nextStop: nextStop, events: events)
+    }
+
+    /// Whether a fix that lands far from where the vehicle's speed puts it (a reflection thrown
+    /// onto another part of the line, a loop's other side) is held until the next fix lands near
+    /// it too: one wild fix never moves the vehicle along. A rejoin is confirmed already.
+    private mutating func heldAsJump(_ d: Double, fix: Fix, speed: Double?, rejoined: Bool) -> Bool {
+        guard !rejoined, let distance, let lastOnRoute else { return false }
+        let predicted = distance + min(speed ?? 0, settings.maxSpeed) * max(fix.time - lastOnRoute, 0)
+        guard abs(d - predicted) > settings.jumpMeters else {
+            heldJump = nil
+            return false
+        }
+        if let held = heldJump, abs(d - held) <= settings.jumpMeters {
+            heldJump = nil
+            return false
+        }
+        heldJump = d
+        return true
     }
 
     /// Metres per second from the last fix, for receivers that give no speed.
@@ -162,12 +185,15 @@ public struct RouteProgress: Sendable {
             return line.project(latitude: fix.latitude, longitude: fix.longitude, from: 0, to: line.length, expected: 0, weight: 0.02)
         }
         let elapsed = max(fix.time - lastOnRoute, 0)
-        if offRoute && elapsed >= settings.searchAnywhereAfter {
-            return line.project(latitude: fix.latitude, longitude: fix.longitude, from: 0, to: line.length, expected: distance, weight: 0.02)
-        }
         if offRoute && elapsed >= settings.searchAheadAfter {
-            return line.project(latitude: fix.latitude, longitude: fix.longitude, from: distance - settings.behindMeters, to: line.length,
-                                expected: distance, weight: 0.02)
+            // Ahead of where it was lost first, the nearest pass preferred; behind only when
+            // nothing ahead is near, so a line that comes back by its own street is not taken
+            // up on the lap already driven.
+            let ahead = line.project(latitude: fix.latitude, longitude: fix.longitude, from: distance - settings.behindMeters,
+                                     to: line.length, expected: distance, weight: 0.02)
+            if let ahead, ahead.offset <= settings.offRouteMeters { return ahead }
+            guard elapsed >= settings.searchAnywhereAfter else { return ahead }
+            return line.project(latitude: fix.latitude, longitude: fix.longitude, from: 0, to: line.length, expected: distance, weight: 0.02)
         }
         let ahead = distance + settings.aheadMeters + settings.maxSpeed * elapsed
         // Back from a detour the vehicle may have driven any way: the nearest rejoining point to
