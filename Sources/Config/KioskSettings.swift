@@ -12,6 +12,8 @@ public struct KioskSettings: Sendable, Equatable {
     public var vehicles = 20
     /// Minutes ahead the board looks for departures.
     public var within = 90.0
+    /// Metres from its trip's line beyond which a vehicle is drawn where it is, as diverted.
+    public var divertedMeters = 200.0
     public var layout = KioskLayout.auto
 
     public init() {}
@@ -82,6 +84,9 @@ extension SettingsTable {
                    show: { String($0.kiosk.vehicles) }),
         number(section: "kiosk", "within", .closed(5, 720), unit: "minutes",
                "how far ahead the board looks for departures", { $1(&$0.kiosk.within) }),
+        number(section: "kiosk", "divertedMeters", .closed(50, 5000), unit: "metres",
+               "a vehicle farther than this from its trip's line is drawn where it is, marked as diverted, not put on the line (the GTFS-realtime validator's E029 uses 200 m)",
+               { $1(&$0.kiosk.divertedMeters) }),
         SettingKey(section: "kiosk", name: "layout", allowed: "auto, beside, below",
                    meaning: "where the board goes: beside (a column along the right edge), below (a band along the bottom), auto (beside on a landscape screen, below on a portrait one)",
                    parse: { text, s, _ throws(SettingProblem) in

@@ -75,23 +75,30 @@ final class KioskScreen {
         for (m, sprite) in zip(snapshot.markers, made.sprites) {
             guard let projection else { break }
             var from = m.along
-            if let before = motions[m.vehicleID], before.tripID == m.tripID { from = min(before.place(at: now).along, m.along) }
+            if let before = motions[m.vehicleID], before.tripID == m.tripID, !before.diverted { from = min(before.place(at: now).along, m.along) }
             var metres = [from], lats: [Double] = [], lons: [Double] = []
-            let start = m.line.position(at: from)
-            lats.append(start.latitude)
-            lons.append(start.longitude)
-            for (i, d) in m.line.distances.enumerated() where d > from && d < m.along {
-                metres.append(d)
-                lats.append(m.line.points[i].latitude)
-                lons.append(m.line.points[i].longitude)
+            if let off = m.diverted {
+                // Off its line: shown where it is, not glided along a line it does not follow.
+                from = m.along
+                lats.append(off.latitude)
+                lons.append(off.longitude)
+            } else {
+                let start = m.line.position(at: from)
+                lats.append(start.latitude)
+                lons.append(start.longitude)
+                for (i, d) in m.line.distances.enumerated() where d > from && d < m.along {
+                    metres.append(d)
+                    lats.append(m.line.points[i].latitude)
+                    lons.append(m.line.points[i].longitude)
+                }
+                let end = m.line.position(at: m.along)
+                metres.append(m.along)
+                lats.append(end.latitude)
+                lons.append(end.longitude)
             }
-            let end = m.line.position(at: m.along)
-            metres.append(m.along)
-            lats.append(end.latitude)
-            lons.append(end.longitude)
             let record = KioskStamp.Marker(vehicleID: m.vehicleID, tripID: m.tripID, from: from, to: m.along, start: now,
                                            duration: m.along > from ? settings.realtime.every : 0, old: m.old,
-                                           metres: metres, latitudes: lats, longitudes: lons)
+                                           metres: metres, latitudes: lats, longitudes: lons, diverted: m.diverted != nil)
             let path = (0..<lats.count).map { i -> Point256 in
                 let p = projection.point(for: GeoPoint(latitude: lats[i], longitude: lons[i]))
                 return Point256(x: p.x, y: p.y)

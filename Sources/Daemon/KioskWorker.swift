@@ -27,6 +27,7 @@ extension KioskModel.Settings {
         departures = settings.kiosk.departures
         vehicles = settings.kiosk.vehicles
         within = settings.kiosk.within * 60
+        divertedMeters = settings.kiosk.divertedMeters
         staleAfter = settings.realtime.staleAfter
         language = settings.transit.language
         tripUpdatesConfigured = settings.realtime.tripUpdates != nil

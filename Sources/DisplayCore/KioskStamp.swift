@@ -37,13 +37,16 @@ public final class KioskStamp: Sendable {
         public let start: Double
         public let duration: Double
         public let old: Bool
+        /// Off its trip's line: at the one place given, not on the line.
+        public let diverted: Bool
         /// The line's points between `from` and `to`: metres along, latitude, longitude.
         public let metres: [Double]
         public let latitudes: [Double]
         public let longitudes: [Double]
 
         public init(vehicleID: String, tripID: String, from: Double, to: Double, start: Double, duration: Double, old: Bool,
-                    metres: [Double], latitudes: [Double], longitudes: [Double]) {
+                    metres: [Double], latitudes: [Double], longitudes: [Double], diverted: Bool = false) {
+            self.diverted = diverted
             self.vehicleID = vehicleID
             self.tripID = tripID
             self.from = from

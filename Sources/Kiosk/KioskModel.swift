@@ -12,6 +12,8 @@ public final class KioskModel {
         /// Seconds ahead the board looks.
         public var within: Double = 5400
         public var staleAfter: Double = 120
+        /// Farther than this from its line a vehicle is drawn where it is, as diverted.
+        public var divertedMeters: Double = 200
         public var language: String? = nil
         /// Feeds configured; a TripUpdates feed missing makes the board the timetable.
         public var tripUpdatesConfigured = true
@@ -134,26 +136,67 @@ public final class KioskModel {
             guard let at, let trip = try trip(tripID), !trip.line.points.isEmpty,
                   let stop = trip.stops.first(where: { $0.sequence == at.stopSequence }) else { continue }
             if let current = v.currentStopSequence, Int(exactly: current).map({ $0 > at.stopSequence }) ?? true { continue }
-            // The place on the line, searched from where it was drawn: never back.
             let previous = drawn[vehicleID].flatMap { $0.tripID == tripID ? $0.along : nil }
-            let before = previous ?? 0
-            guard let p = trip.line.project(latitude: Double(lat), longitude: Double(lon), from: before, to: trip.line.length,
-                                            expected: previous, weight: 0.1) else { continue }
-            if p.distance > stop.distance + 30 { continue }
-            let along = max(before, p.distance)
+            guard let p = place(v, latitude: Double(lat), longitude: Double(lon), on: trip, previous: previous, due: at, now: now) else { continue }
+            let diverted = p.offset > settings.divertedMeters
+            if !diverted, p.distance > stop.distance + 30 { continue }
+            // Never back between fetches; a diverted vehicle keeps its place on the line for when it is back.
+            let along = diverted ? previous ?? p.distance : max(previous ?? 0, p.distance)
             drawn[vehicleID] = (tripID, along)
             seen.append(vehicleID)
             let time = v.timestamp.map { Double($0) } ?? headerTime
             let label = trip.route.shortName ?? v.vehicle?.label ?? trip.route.routeID
             let order = rows.first { $0.tripID == tripID }?.time ?? at.departure
-            found.append((order, VehicleMarker(vehicleID: vehicleID, tripID: tripID, label: label, route: trip.route,
-                                               bearing: v.position?.bearing.map { Double($0) }.flatMap { $0.isFinite ? $0 : nil },
-                                               along: along, old: now - time > settings.staleAfter, line: trip.line)))
+            var marker = VehicleMarker(vehicleID: vehicleID, tripID: tripID, label: label, route: trip.route,
+                                       bearing: v.position?.bearing.map { Double($0) }.flatMap { $0.isFinite ? $0 : nil },
+                                       along: along, old: now - time > settings.staleAfter, line: trip.line)
+            if diverted { marker.diverted = (Double(lat), Double(lon)) }
+            found.append((order, marker))
         }
         // Vehicles gone from the feed are forgotten, so a vehicle back on a new trip starts afresh.
         for id in drawn.keys where !seen.contains(id) { drawn[id] = nil }
         found.sort { ($0.order, $0.marker.vehicleID) < ($1.order, $1.marker.vehicleID) }
         return found.prefix(settings.vehicles).map { $0.marker }
+    }
+
+    /// Where on its trip's line a vehicle is, for a line that may pass one place twice (a ring,
+    /// a terminal loop, both ways along one street): between the stop its VehiclePosition names
+    /// (current_stop_sequence, else stop_id) and the one before; else ahead of where it was drawn
+    /// at the last fetch; else the pass nearest to where the timetable puts it now.
+    func place(_ v: VehiclePosition, latitude: Double, longitude: Double, on trip: Trip, previous: Double?,
+               due: TransitIndex.StopDeparture, now: Double) -> ShapeLine.Projection? {
+        let line = trip.line
+        let named = v.currentStopSequence.flatMap { s in trip.stops.firstIndex { $0.sequence == Int(s) } }
+            ?? v.stopID.flatMap { id in trip.stops.firstIndex { $0.stopID == id } }
+        if let i = named {
+            let stopped = v.currentStatus == .stoppedAt
+            let from = stopped || i == 0 ? trip.stops[i].distance - 100 : trip.stops[i - 1].distance - 50
+            let to = trip.stops[i].distance + (stopped ? 100 : 50)
+            if let p = line.project(latitude: latitude, longitude: longitude, from: from, to: to, expected: previous, weight: 0.1),
+               p.offset <= settings.divertedMeters { return p }
+        }
+        if let previous {
+            return line.project(latitude: latitude, longitude: longitude, from: previous, to: line.length, expected: previous, weight: 0.1)
+        }
+        return line.project(latitude: latitude, longitude: longitude, from: 0, to: line.length,
+                            expected: scheduledAlong(trip, due: due, now: now), weight: 0.05)
+    }
+
+    /// Metres along `trip` where its timetable puts the vehicle at `now`: between the stops'
+    /// times, by their distances (the run's origin from its departure `due` at this stop).
+    func scheduledAlong(_ trip: Trip, due: TransitIndex.StopDeparture, now: Double) -> Double? {
+        guard let k = trip.stops.firstIndex(where: { $0.sequence == due.stopSequence }), let at = trip.stops[k].departure else { return nil }
+        let t = now - Double(due.departure - Int64(at))
+        var before: (time: Double, distance: Double)?
+        for stop in trip.stops {
+            guard let time = (stop.arrival ?? stop.departure).map(Double.init) else { continue }
+            if time >= t {
+                guard let b = before, time > b.time else { return stop.distance }
+                return b.distance + (stop.distance - b.distance) * (t - b.time) / (time - b.time)
+            }
+            before = (Double(stop.departure ?? Int(time)), stop.distance)
+        }
+        return before?.distance
     }
 
     private func unique<T: Equatable>(_ xs: [T]) -> [T] {

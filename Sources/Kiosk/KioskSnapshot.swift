@@ -82,6 +82,9 @@ public struct VehicleMarker: Sendable {
     /// The shape the marker moves along (lat/lon points with their metres), shared by the
     /// markers of one trip.
     public let line: ShapeLine
+    /// Off its line by more than `divertedMeters`: drawn where the feed puts it (not on the
+    /// line), as diverted; nil when on its line.
+    public var diverted: (latitude: Double, longitude: Double)? = nil
 }
 
 /// What the kiosk shows now, made on the transit worker and handed to the loop.

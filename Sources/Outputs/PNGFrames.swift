@@ -163,6 +163,7 @@ public final class PNGFrames: MemoryFrameDisplay, FrameRecorder {
                                 o.field("lat", p.latitude)
                                 o.field("lon", p.longitude)
                                 o.field("old", m.old)
+                                o.field("diverted", m.diverted)
                             }
                         }
                     }
