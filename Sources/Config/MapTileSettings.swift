@@ -33,13 +33,9 @@ extension SettingsTable {
                            return
                        }
                        guard !text.isEmpty else { throw SettingProblem("empty path (expected an .mbtiles file or a tile folder, or none)") }
-                       let path = resolvePath(text, origin: origin)
-                       do throws(SyscallError) {
-                           _ = try FileStatus(path: path)
-                       } catch {
-                           throw SettingProblem("\(error)")
-                       }
-                       s.map.tiles.path = path
+                       // Not looked at here: a tile set that is not there yet is the daemon's to
+                       // leave out and take up when it appears, not a configuration error.
+                       s.map.tiles.path = resolvePath(text, origin: origin)
                    },
                    show: { $0.map.tiles.path ?? "none" }),
         SettingKey(section: "map", name: "tileScheme", allowed: "xyz, tms",

@@ -147,17 +147,15 @@ extension SettingsTable {
                    show: { $0.transit.nextStopCommand ?? "none" }),
     ]
 
-    /// Checked now, like a replay file, so a typo fails at check-config rather than at the import;
-    /// a folder is as good as a file here (a feed may be either).
+    /// A feed that is not there (yet) is no configuration error: the daemon runs without transit,
+    /// says so, and takes the feed up when it appears (check-config warns). Something there that
+    /// is neither a file nor a folder (a FIFO, a device) is refused at once.
     static func parseFeedPath(_ text: String, origin: SettingOrigin) throws(SettingProblem) -> String {
         guard !text.isEmpty else { throw SettingProblem("empty path (expected a GTFS .zip or folder, or none)") }
         let path = resolvePath(text, origin: origin)
-        let status: FileStatus
-        do { status = try FileStatus(path: path) } catch {
-            let shown = path == text ? "" : "\(path): "
-            throw SettingProblem("\(shown)cannot be read (\(error.message); a GTFS .zip or folder is expected here)")
+        if let status = try? FileStatus(path: path), status.kind == .other {
+            throw SettingProblem("not a file or folder (a GTFS .zip or folder is expected here)")
         }
-        guard status.kind != .other else { throw SettingProblem("not a file or folder (a GTFS .zip or folder is expected here)") }
         return path
     }
 }

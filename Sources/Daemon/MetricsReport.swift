@@ -50,6 +50,10 @@ struct MetricsReport {
     var layersOnPlanes: [(layer: String, onPlane: Bool)] = []
     /// A stop kiosk's feeds and board; nil: no kiosk.
     var kiosk: KioskNumbers?
+    /// The parts left out because a file they need cannot be read now (`degradableParts`).
+    var degraded: [String] = []
+    /// Every part that can be left out, each a series of `pulsedot_degraded`.
+    static let degradableParts = ["map", "transit"]
 
     struct KioskNumbers {
         /// `LiveData.key`; nil before the first board.
@@ -184,6 +188,10 @@ struct MetricsReport {
         }
         if let transit { Self.render(transit, into: &text) }
         if let kiosk { Self.render(kiosk, into: &text) }
+        for part in Self.degradableParts {
+            text.gauge("pulsedot_degraded", help: "1 while a part of the screen is left out because a file it needs cannot be read (it is taken up when it can be): map, transit.",
+                       value: degraded.contains(part) ? 1 : 0, labels: ["part": part])
+        }
     }
 
     /// The board's state as a set of series (one is 1), so an alert reads `pulsedot_kiosk_live_data == 0`.

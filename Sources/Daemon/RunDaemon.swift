@@ -43,6 +43,8 @@ public final class RunDaemon {
     /// (not the watchdog's deadline) is what wakes the loop.
     var watchdogWithheld = false
     var configuration: Configuration { didSet { reloads.generation += 1 } }
+    /// The configuration as read, before a file it names was left out: what a retry opens again.
+    var loaded: Configuration
     var settings: Settings { configuration.settings }
     var source: (any PositionSource)!
     var map: OpenedMap
@@ -86,6 +88,7 @@ public final class RunDaemon {
         var settled = configuration
         map = try Self.openFiles(&settled.settings, log: log)
         self.configuration = settled
+        loaded = configuration
         watchdog = environment.notifier?.watchdogInterval.map { WatchdogCadence(interval: $0) }
         let now = environment.waiting.now()
         started = now
@@ -96,7 +99,7 @@ public final class RunDaemon {
         brightness = BrightnessControl(settings: configuration.settings.display.brightness, now: now, makePort: environment.makeBacklight)
         do { try environment.waiting.setFrameRate(configuration.settings.display.fps) } catch { throw SetupError(error) }
         do { source = try makeSource(configuration.settings.source, now: now) } catch { throw SetupError(error) }
-        components = [TripFileComponent(self), RealtimeTripComponent(self), TransitComponent(self), KioskComponent(self),
+        components = [MapComponent(self), TripFileComponent(self), RealtimeTripComponent(self), TransitComponent(self), KioskComponent(self),
                       MetricsComponent(self), BlankingComponent(self), BrightnessComponent(self)]
     }
 
@@ -124,23 +127,30 @@ public final class RunDaemon {
     }
 
     /// The map as the daemon holds it: its files opened and its image decoded, at start and at
-    /// each reload.
+    /// each reload; or, when its file cannot be read, left out (the dot on the background colour).
     struct OpenedMap {
         var files: MapFiles
         var image: MapImage?
+        var leftOut: MapFiles.LeftOut?
     }
 
     /// Decodes the dot's images into `settings`, opens the map's files (settling what they
-    /// decide there, such as a tiled map's zoom) and decodes the map image.
+    /// decide there, such as a tiled map's zoom) and decodes the map image. A map file that cannot
+    /// be read is left out of `settings` and said in the result, never refused: the screen comes
+    /// up without it.
     static func openFiles(_ settings: inout Settings, log: Journal) throws(SetupError) -> OpenedMap {
-        let files: MapFiles
         do { try DotImages.load(&settings) } catch { throw SetupError(error) }
-        do { files = try MapFiles.open(&settings) } catch { throw SetupError(error) }
-        guard let path = settings.map.imagePath else { return OpenedMap(files: files, image: nil) }
-        let image: MapImage
-        do { image = try MapImage(path: path, background: settings.map.background) } catch { throw SetupError(error) }
-        log.info(image.summary)
-        return OpenedMap(files: files, image: image)
+        let opened: (files: MapFiles, leftOut: MapFiles.LeftOut?)
+        do { opened = try MapFiles.openOrLeaveOut(&settings) } catch { throw SetupError(error) }
+        guard let path = settings.map.imagePath else { return OpenedMap(files: opened.files, image: nil, leftOut: opened.leftOut) }
+        do {
+            let image = try MapImage(path: path, background: settings.map.background)
+            log.info(image.summary)
+            return OpenedMap(files: opened.files, image: image, leftOut: nil)
+        } catch {
+            settings.map.imagePath = nil
+            return OpenedMap(files: MapFiles(), image: nil, leftOut: MapFiles.LeftOut(path: path, reason: settings.failure("map.image", "\(error)").description, missing: false))
+        }
     }
 
     func makeSource(_ settings: SourceSettings, now: MonotonicInstant) throws(SourceSetupError) -> any PositionSource {

@@ -37,7 +37,17 @@ extension RunDaemon {
             fps = formatNumber(settings.display.fps) + " fps set"
         }
         let transitPart = (transitStatus ?? kioskStatus).map { " · " + $0 } ?? ""
-        return "\(output) · \(shownPhase.rawValue) · \(fps) · \(source.name)\(transitPart)"
+        let degradedPart = degradedParts.isEmpty ? "" : " · degraded: " + degradedParts.map { $0.part }.joined(separator: ", ")
+        return "\(output) · \(shownPhase.rawValue) · \(fps) · \(source.name)\(transitPart)\(degradedPart)"
+    }
+
+    /// The parts left out because a file they need cannot be read now, with why: the screen runs
+    /// without them and takes them up when they can be read.
+    var degradedParts: [(part: String, reason: String)] {
+        var parts: [(part: String, reason: String)] = []
+        if let leftOut = map.leftOut { parts.append(("map", leftOut.reason)) }
+        if let failure = transit.failure, settings.transit.gtfs != nil { parts.append(("transit", failure)) }
+        return parts
     }
 
     func sendStatus() {

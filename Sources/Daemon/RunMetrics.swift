@@ -64,7 +64,8 @@ extension RunDaemon {
             },
             transit: transit.metrics(),
             layersOnPlanes: display.driven?.view.layersOnPlanes ?? [],
-            kiosk: kioskMetrics())
+            kiosk: kioskMetrics(),
+            degraded: degradedParts.map { $0.part })
     }
 
     /// The kiosk's numbers; nil without a kiosk.

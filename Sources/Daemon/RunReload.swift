@@ -31,7 +31,7 @@ extension RunDaemon {
         notify { n throws(SyscallError) in try n.ready(status: statusText()) }
     }
 
-    private func switchTo(_ loaded: Configuration, now: MonotonicInstant) throws(SetupError) {
+    func switchTo(_ loaded: Configuration, now: MonotonicInstant) throws(SetupError) {
         var new = loaded
         let newMap = try Self.openFiles(&new.settings, log: log)
         let next = new.settings
@@ -60,6 +60,7 @@ extension RunDaemon {
         }
 
         // Nothing below fails: the new configuration runs.
+        self.loaded = loaded
         configuration = new
         log.level = next.log.level
         for note in new.notes { log.notice(note) }
@@ -88,6 +89,24 @@ extension RunDaemon {
             dotCarried = nil
         }
         counters.startPeriod(at: now, summaryEvery: next.log.summaryEvery)
+    }
+
+    /// A map file left out may be readable now: the configuration as read is switched to again,
+    /// which opens it and makes the view anew with it. Still unreadable, nothing changes.
+    func retryMap(path: String, now: MonotonicInstant) {
+        var probe = loaded.settings
+        do throws(SetupError) {
+            do {
+                try DotImages.load(&probe)
+                guard try MapFiles.openOrLeaveOut(&probe).leftOut == nil else { return }
+            } catch { throw SetupError(error) }
+            try switchTo(loaded, now: now)
+        } catch {
+            log.error("map: \(path): \(error)", topic: "map")
+            return
+        }
+        if map.leftOut == nil { log.notice("map: \(path) taken up") }
+        sendStatus()
     }
 
     static func sameSource(_ a: SourceSettings, _ b: SourceSettings) -> Bool {

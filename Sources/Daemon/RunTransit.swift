@@ -40,7 +40,11 @@ extension RunDaemon {
             case .progress(let g, let line):
                 if transit.isCurrent(g) { log.info("transit: " + line) }
             case .failed(let g, let text):
-                if transit.isCurrent(g) { log.error("transit: \(text); the dot is drawn without it") }
+                if transit.isCurrent(g) {
+                    log.error("transit: \(text); the dot is drawn without it, and the feed is taken up when it can be read")
+                    transit.failure = text
+                    sendStatus()
+                }
             case .loaded(let g, let loaded):
                 if transit.isCurrent(g) { transitLoaded(loaded) }
             case .banner(let outcome):
@@ -59,6 +63,7 @@ extension RunDaemon {
     }
 
     private func transitLoaded(_ loaded: TransitLoaded) {
+        if transit.failure != nil { log.notice("transit: \(settings.transit.gtfs ?? "the feed") taken up") }
         transit.take(loaded, settings: settings.transit)
         transit.announced = nil
         let wall = scheduleClock

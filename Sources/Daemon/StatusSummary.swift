@@ -58,6 +58,11 @@ public enum StatusSummary {
             lines.append(kiosk.line)
             if let warning = kiosk.warning { warnings.append(warning) }
         }
+        let degraded = MetricsReport.degradableParts.filter { m.value("pulsedot_degraded", ["part": $0]) == 1 }
+        if !degraded.isEmpty {
+            lines.append("degraded \(degraded.joined(separator: ", ")): left out, a file it needs cannot be read; taken up when it can")
+            warnings.append("the screen runs without its \(degraded.joined(separator: " and ")): a file it needs cannot be read (journalctl -u pulsedot says which)")
+        }
         lines.append("reloads  \(count(m.value("pulsedot_reloads_total", ["result": "good"]))) taken, \(count(m.value("pulsedot_reloads_total", ["result": "refused"]))) refused")
         if m.value("pulsedot_config_last_reload_successful") == 0 {
             warnings.append("the last reload was refused: the configuration from before it still runs (journalctl -u pulsedot says why)")

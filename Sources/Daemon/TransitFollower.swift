@@ -20,6 +20,8 @@ final class TransitFollower {
     var warnedEnded = false
     /// The next wall-clock second the service period is looked at again.
     var nextPeriodCheck = 0.0
+    /// Why the last load failed (the feed missing, unreadable, broken); nil once one succeeds.
+    var failure: String?
     /// The fixes' own clock, which the trip is followed by (not their arrival).
     var fixClock = FixClock()
     /// Reused between takes, so looking costs no allocation.
@@ -81,6 +83,7 @@ final class TransitFollower {
     /// Forgets the trip and starts counting a new load; returns the request with its generation.
     func begin(_ settings: TransitSettings, block: String? = nil) -> TransitRequest? {
         generation += 1
+        if settings.gtfs == nil { failure = nil }
         loaded = nil
         progress = nil
         lastUpdate = nil
@@ -101,6 +104,7 @@ final class TransitFollower {
     func isCurrent(_ messageGeneration: Int) -> Bool { request != nil && messageGeneration == generation }
 
     func take(_ new: TransitLoaded, settings: TransitSettings) {
+        failure = nil
         loaded = new
         if let trip = new.trip { progress = Self.progress(on: trip, settings) }
         restamp()

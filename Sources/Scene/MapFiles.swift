@@ -2,11 +2,13 @@ import Config
 import Geo
 import PNG
 import TileDecode
+import Syscall
 import Tiles
 
 /// The files `[map]` names, opened by the ones who use them — the daemon at start and at each
 /// reload, the demo, and check-config to validate — not while the settings are parsed. A file that
-/// cannot be taken is refused as a setting is: one line with the file, line, key and value.
+/// cannot be taken is said as a setting is: one line with the file, line, key and value; the
+/// daemon leaves such a map out and runs on (`openOrLeaveOut`).
 public struct MapFiles: Sendable {
     /// The map image's size, as its header gives it (the image itself is decoded by `MapImage`).
     public var imageSize: (width: Int, height: Int)?
@@ -62,5 +64,36 @@ public struct MapFiles: Sendable {
             throw s.failure(key, problem)
         }
         return MapFiles(tiles: set, tileStart: m.center?.point ?? set.metadata.bounds.middle)
+    }
+
+    /// A map file that cannot be read now (not there yet, unreadable, corrupt) is left out, not
+    /// refused: the dot is drawn on the background colour and the file is taken up when it can be
+    /// read. Returns the files and, when the map was left out, why (one line naming the key and
+    /// file) and the path to watch. A mistake in the settings themselves (a zoom the file lacks,
+    /// a cache too small) is still refused.
+    public static func openOrLeaveOut(_ settings: inout Settings) throws(SettingError) -> (files: MapFiles, leftOut: LeftOut?) {
+        do {
+            return (try open(&settings), nil)
+        } catch {
+            guard error.key == "map.image" || error.key == "map.tiles" else { throw error }
+            let path = settings.map.imagePath ?? settings.map.tiles.path ?? ""
+            settings.map.imagePath = nil
+            settings.map.tiles.path = nil
+            return (MapFiles(), LeftOut(path: path, reason: error.description, missing: (try? FileStatus(path: path)) == nil))
+        }
+    }
+
+    /// A map file left out: which, and the line that says why.
+    public struct LeftOut: Equatable, Sendable {
+        public let path: String
+        public let reason: String
+        /// The file is not there (yet), as opposed to there but unusable (another kind, corrupt).
+        public let missing: Bool
+
+        public init(path: String, reason: String, missing: Bool) {
+            self.path = path
+            self.reason = reason
+            self.missing = missing
+        }
     }
 }

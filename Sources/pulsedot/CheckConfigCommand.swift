@@ -54,7 +54,17 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         let files: MapFiles
         do throws(SettingError) {
             try DotImages.load(&configuration.settings)
-            files = try MapFiles.open(&configuration.settings)
+            var settled = configuration.settings
+            let opened = try MapFiles.openOrLeaveOut(&settled)
+            files = opened.files
+            // The effective configuration is shown as written when its map is left out.
+            if opened.leftOut == nil { configuration.settings = settled }
+            // A map of the wrong kind, or corrupt, is a mistake to refuse here (the unit's
+            // ExecReload); one not there yet is the daemon's to take up when it appears.
+            if let leftOut = opened.leftOut, !leftOut.missing { _ = try MapFiles.open(&configuration.settings) }
+            if let leftOut = opened.leftOut {
+                writeError("pulsedot: warning: \(leftOut.reason); the daemon would draw the dot on the background colour and take the map up when it can be read\n")
+            }
         } catch { throw ConfigurationError(error) }
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
         print(configuration.effectiveText(), terminator: "")

@@ -8,7 +8,8 @@ import XCTest
 
 /// A tiled map configured wrongly, as an operator would: `check-config` (the unit's ExecReload)
 /// and `run` refuse it with exit 1 and one line naming file, line, key and what to change — at
-/// once, not after waiting for a display that will never come.
+/// once, not after waiting for a display that will never come. A tile set that is not there (yet)
+/// is no mistake in the configuration: it is warned of, and the daemon runs without it.
 final class TileConfigErrorTests: XCTestCase {
     private var dir: URL!
 
@@ -69,9 +70,15 @@ final class TileConfigErrorTests: XCTestCase {
         XCTAssertEqual(run.stderr, "pulsedot: \(path)\(message)\n", file: file, line: line)
     }
 
-    func testATilesFileThatIsNotThereIsNamed() throws {
-        try assertRefused("[map]\n\ntiles = gone.mbtiles\n",
-                          ":3: map.tiles = gone.mbtiles: stat \(dir.path)/gone.mbtiles: No such file or directory (errno 2)")
+    /// A tile set that is not there is no configuration error: check-config warns and passes (the
+    /// daemon runs without the map and takes it up when it appears).
+    func testATilesFileThatIsNotThereIsNamedAndLeftOut() throws {
+        let path = try write("[map]\n\ntiles = gone.mbtiles\n")
+        let run = try runProgram(try TestEnvironment.pulsedotBinary(), ["check-config", path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("tiles = \(dir.path)/gone.mbtiles"), "shown as written: \(run.stdout)")
+        XCTAssertTrue(run.stderr.hasPrefix("pulsedot: warning: \(path):3: map.tiles = \(dir.path)/gone.mbtiles: stat \(dir.path)/gone.mbtiles: No such file or directory (errno 2); "
+                                           + "the daemon would draw the dot on the background colour and take the map up when it can be read\n"), run.stderr)
     }
 
     func testVectorAndWebPTilesAreRefusedInOneLine() throws {
@@ -122,7 +129,7 @@ final class TileConfigErrorTests: XCTestCase {
         XCTAssertFalse(run.stderr.contains("waiting for display"), run.stderr)
     }
 
-    /// The same checks guard a reload: the running map stays.
+    /// The same checks guard a reload: the running map stays; a tile set that is gone is left out.
     func testAReloadToABadTilesConfigurationIsRejected() throws {
         let good = """
             [source]
@@ -134,8 +141,15 @@ final class TileConfigErrorTests: XCTestCase {
             """
         let daemon = try RunningDaemon(config: good, in: dir)
         try daemon.waitForFrames(in: dir.appendingPathComponent("frames"), "a frame") { !$0.isEmpty }
+        // A tile set that is gone is left out, not refused: the reload is taken, the map said missing.
+        try daemon.rewrite(good.replacingOccurrences(of: "tiles = small.mbtiles", with: "tiles = gone.mbtiles"))
+        daemon.child.signal(SIGHUP)
+        let leftOut = try daemon.waitForLog("map: \(daemon.configPath):9: map.tiles = \(dir.path)/gone.mbtiles: stat ")
+        XCTAssertTrue(leftOut.contains("configuration reloaded"), leftOut)
+        try daemon.rewrite(good)
+        daemon.child.signal(SIGHUP)
+        _ = try daemon.waitForLog("configuration reloaded", occurrences: 2)
         for (i, (text, message)) in [
-            (good.replacingOccurrences(of: "tiles = small.mbtiles", with: "tiles = gone.mbtiles"), ":9: map.tiles = gone.mbtiles: stat "),
             (good + "zoom = 12\n", ":10: map.zoom = 12: \(small) has zooms 14–14"),
             (good.replacingOccurrences(of: "mode = 320x200", with: "mode = 2560x1600"), ":5: display.mode = 2560x1600: a tile cache of 24 MiB"),
         ].enumerated() {
