@@ -18,9 +18,9 @@ func parseReadableFile(_ text: String, origin: SettingOrigin, what: String) thro
     guard !text.isEmpty else { throw SettingProblem("empty path (expected \(what), or none)") }
     let path = resolvePath(text, origin: origin)
     do {
-        let fd = try FileDescriptor.open(path, O_RDONLY)
+        let fd = try FileDescriptor.openRegularFile(path)
         defer { fd.close() }
-        // A directory opens fine and fails only at the first read.
+        // A folder or a FIFO is refused at the open, which never blocks.
         let byte = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
         defer { byte.deallocate() }
         _ = try fd.read(into: byte)

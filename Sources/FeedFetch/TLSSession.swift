@@ -12,7 +12,7 @@ final class TLSContext {
     init(caFile: String?, url: String) throws(FetchError) {
         if let caFile {
             // Said in the C library's words: OpenSSL's for a missing file is "system lib".
-            do { try FileDescriptor.open(caFile, O_RDONLY).close() } catch {
+            do { try FileDescriptor.openRegularFile(caFile).close() } catch {
                 throw FetchError(.setup, url: url, "TLS: cannot load the CA file: \(error.description)")
             }
         }

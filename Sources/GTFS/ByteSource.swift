@@ -15,7 +15,7 @@ public final class FileSource: ByteSource {
 
     public init(path: String, name: String? = nil) throws(GTFSError) {
         self.name = name ?? path
-        do { fd = try FileDescriptor.open(path, O_RDONLY) } catch {
+        do { fd = try FileDescriptor.openRegularFile(path) } catch {
             throw GTFSError(file: name ?? path, message: "cannot open: \(error.message)")
         }
     }

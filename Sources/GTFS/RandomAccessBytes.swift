@@ -18,7 +18,7 @@ public final class RandomAccessFile: RandomAccessBytes {
     public init(path: String) throws(GTFSError) {
         name = path
         do {
-            fd = try FileDescriptor.open(path, O_RDONLY)
+            fd = try FileDescriptor.openRegularFile(path)
         } catch {
             throw GTFSError(file: path, message: "cannot open: \(error.message)")
         }

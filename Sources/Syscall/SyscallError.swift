@@ -7,22 +7,27 @@ public struct SyscallError: Error, Equatable, CustomStringConvertible, Sendable 
     public let call: String
     public let object: String
     public let errno: Int32
+    /// Said instead of the C library's text where the call succeeded but what it found is wrong
+    /// ("a FIFO, not a regular file").
+    public let detail: String?
 
-    public init(call: String, object: String, errno: Int32) {
+    public init(call: String, object: String, errno: Int32, detail: String? = nil) {
         self.call = call
         self.object = object
         self.errno = errno
+        self.detail = detail
     }
 
-    /// The C library's text for this error ("No such file or directory").
-    public var message: String { Self.message(errno: errno) }
+    /// The C library's text for this error ("No such file or directory"), or the detail.
+    public var message: String { detail ?? Self.message(errno: errno) }
 
     /// The C library's text for any errno, for messages that report a code without a failed call
     /// of their own (a probe's "unknown (Input/output error)"). The one place strerror is called.
     public static func message(errno code: Int32) -> String { String(cString: strerror(code)) }
 
     public var description: String {
-        object.isEmpty ? "\(call): \(message) (errno \(errno))" : "\(call) \(object): \(message) (errno \(errno))"
+        if let detail { return object.isEmpty ? "\(call): \(detail)" : "\(call) \(object): \(detail)" }
+        return object.isEmpty ? "\(call): \(message) (errno \(errno))" : "\(call) \(object): \(message) (errno \(errno))"
     }
 }
 

@@ -1,5 +1,6 @@
 @testable import Config
 import Foundation
+import Glibc
 import Geo
 import TestSupport
 import XCTest
@@ -114,8 +115,18 @@ final class ConfigDropInTests: XCTestCase {
         try FileManager.default.removeItem(atPath: dropIns + "/30-gone.conf")
         try FileManager.default.createDirectory(atPath: dropIns + "/40-folder.conf", withIntermediateDirectories: false)
         XCTAssertThrowsError(try Configuration.load(path: main)) { error in
-            XCTAssertEqual("\(error)", "\(dropIns)/40-folder.conf: cannot read the drop-in (Is a directory)")
+            XCTAssertEqual("\(error)", "\(dropIns)/40-folder.conf: cannot read the drop-in (a folder, not a regular file)")
         }
+        try FileManager.default.removeItem(atPath: dropIns + "/40-folder.conf")
+        // A FIFO (nobody writing it) is refused at once: reading it would hang check-config, and
+        // so `systemctl reload`.
+        XCTAssertEqual(mkfifo(dropIns + "/50-fifo.conf", 0o600), 0)
+        let started = Date()
+        XCTAssertThrowsError(try Configuration.load(path: main)) { error in
+            XCTAssertEqual("\(error)", "\(dropIns)/50-fifo.conf: cannot read the drop-in (a FIFO, not a regular file)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        try FileManager.default.removeItem(atPath: dropIns + "/50-fifo.conf")
         // The directory's name taken by a file.
         try FileManager.default.removeItem(atPath: dropIns)
         try write(dropIns, "[dot]\n")

@@ -104,7 +104,7 @@ final class ConfigKeysTests: XCTestCase {
         XCTAssertEqual(try settings("source.replaySpeed=0.5").source.replaySpeed, 0.5)
         assertSetError("source.replay=\(dir)/gone.nmea",
                     "source.replay = \(dir)/gone.nmea: cannot be read (No such file or directory; an NMEA file or a gpsd JSON log is expected here)")
-        assertSetError("source.replay=\(dir)", "source.replay = \(dir): cannot be read (Is a directory; an NMEA file or a gpsd JSON log is expected here)")
+        assertSetError("source.replay=\(dir)", "source.replay = \(dir): cannot be read (a folder, not a regular file; an NMEA file or a gpsd JSON log is expected here)")
         assertSetError("source.replaySpeed=0", "source.replaySpeed = 0: out of range (value > 0)")
     }
 

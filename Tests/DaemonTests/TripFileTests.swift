@@ -1,5 +1,6 @@
 @testable import Daemon
 import Foundation
+import Glibc
 import TestSupport
 import Transit
 import XCTest
@@ -24,5 +25,17 @@ final class TripFileTests: XCTestCase {
         }
         try "# only a comment\n#T1\n".write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try TripFile.read(path).get())
+    }
+
+    /// A FIFO as the trip file is refused at once, in one line: read, it would hold the transit
+    /// worker for good, and every later trip change would wait behind it.
+    func testAFIFOIsRefusedWithoutBlocking() throws {
+        let dir = try TestEnvironment.temporaryDirectory("trip-file-fifo")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("trip").path
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let started = Date()
+        XCTAssertEqual(TripFile.read(path), .failure(TripFileProblem(path: path, line: nil, message: "a FIFO, not a regular file")))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
     }
 }

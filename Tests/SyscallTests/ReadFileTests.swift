@@ -17,6 +17,19 @@ final class ReadFileTests: XCTestCase {
         XCTAssertThrowsError(try FileDescriptor.readWholeFile(path, limit: 100_000)) { error in
             XCTAssertEqual(error as? SyscallError, SyscallError(call: "read", object: path, errno: EFBIG))
         }
-        XCTAssertEqual(try FileDescriptor.readWholeFile("/dev/null"), [])
+        // Only regular files: a device, a folder or a FIFO is refused at the open, which never
+        // blocks (a FIFO with no writer would otherwise hold the reader for good).
+        XCTAssertThrowsError(try FileDescriptor.readWholeFile("/dev/null")) { error in
+            XCTAssertEqual("\(error)", "open /dev/null: a device, not a regular file")
+        }
+        XCTAssertThrowsError(try FileDescriptor.readWholeFile("/tmp")) { error in
+            XCTAssertEqual("\(error)", "open /tmp: a folder, not a regular file")
+        }
+        let fifo = path + ".fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        defer { unlink(fifo) }
+        XCTAssertThrowsError(try FileDescriptor.readWholeFile(fifo)) { error in
+            XCTAssertEqual("\(error)", "open \(fifo): a FIFO, not a regular file")
+        }
     }
 }
