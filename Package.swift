@@ -76,6 +76,7 @@ let package = Package(
         // Fetching the feeds: HTTP/1.1's wire format read by our own code (no I/O, fuzzed), and the
         // client over OpenSSL's static libraries (docs/realtime.md says why not libcurl).
         .target(name: "HTTPWire"),
+        .testTarget(name: "HTTPWireTests", dependencies: ["HTTPWire"]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "FeedFetch", dependencies: ["COpenSSL", "CZlib", "HTTPWire", "Syscall"]),
         .testTarget(name: "FeedFetchTests", dependencies: ["FeedFetch", "GTFSRealtime", "HTTPWire", "Syscall", "TestSupport"], exclude: ["feed_server.py"]),
@@ -104,7 +105,7 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["Config", "GPSD", "Geo", "Location", "LocationDot", "Syscall", "Systemd"]),
         .testTarget(name: "PositioningTests", dependencies: ["Config", "Geo", "Location", "LocationDot", "Positioning", "Syscall", "TestSupport"]),
         // What is drawn when: the dot scene over the map, for one canvas.
-        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Text", "TileDecode", "TileMap", "Tiles"]),
+        .target(name: "Scene", dependencies: ["Compositor", "Config", "DisplayCore", "Geo", "Location", "LocationDot", "PNG", "Positioning", "Raster", "Syscall", "Text", "TileDecode", "TileMap", "Tiles"]),
         .testTarget(name: "SceneTests", dependencies: ["Compositor", "Config", "DisplayCore", "DisplayDoubles", "Geo", "Location", "LocationDot", "Outputs", "PNG", "Raster", "Scene", "Syscall", "TestSupport", "TileDecode", "Tiles"]),
         // KMS, fbdev, PNG frames and none behind the display seam, opened as `[display]` says.
         .target(name: "Outputs", dependencies: ["Compositor", "Config", "DisplayCore", "FBDev", "JSON", "KMS", "PNG", "Raster", "Scene", "Syscall", "Systemd"]),

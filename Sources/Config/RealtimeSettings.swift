@@ -68,9 +68,9 @@ extension SettingsTable {
         SettingKey(section: "realtime", name: "apiKeyHeader", allowed: "HTTP header name",
                    meaning: "the request header the API key is sent in, to the feed's own host only",
                    parse: { text, s, _ throws(SettingProblem) in
-                       guard !text.isEmpty, text.utf8.allSatisfy({ isNameByte($0) && $0 != 0x2E }) else {
-                           throw SettingProblem("not an HTTP header name (letters, digits, '-', '_')")
-                       }
+                       // The HTTP layer's own rule (a token, and not Host, Content-Length,
+                       // Transfer-Encoding or Connection), so the two can never disagree.
+                       if let problem = HTTPFieldName.configuredProblem(text) { throw SettingProblem(problem) }
                        s.realtime.apiKeyHeader = text
                    },
                    show: { $0.realtime.apiKeyHeader }),

@@ -71,7 +71,7 @@ public struct ResponseHead: Equatable, Sendable {
         }
         var name: [UInt8] = []
         for c in line[..<colon] {
-            guard isToken(c) else { throw HTTPWireError(.protocolViolation, "a header name with a character names cannot have: \(printable(line, max: 40))") }
+            guard HTTPFieldName.isToken(c) else { throw HTTPWireError(.protocolViolation, "a header name with a character names cannot have: \(printable(line, max: 40))") }
             name.append(c >= 0x41 && c <= 0x5A ? c + 0x20 : c)
         }
         var lo = colon + 1, hi = line.count
@@ -81,14 +81,6 @@ public struct ResponseHead: Equatable, Sendable {
             throw HTTPWireError(.protocolViolation, "header \(String(decoding: name, as: UTF8.self)) holds a control character")
         }
         return (String(decoding: name, as: UTF8.self), String(decoding: UnsafeRawBufferPointer(rebasing: line[lo..<hi]), as: UTF8.self))
-    }
-
-    private static func isToken(_ c: UInt8) -> Bool {
-        switch c {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
-        default: return false
-        }
     }
 }
 

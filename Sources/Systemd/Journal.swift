@@ -30,9 +30,27 @@ public final class Journal {
             if lastByTopic[topic] == text { return }
             lastByTopic[topic] = text
         }
-        // A message with a newline would become two journal entries, the second without priority.
-        let flat = text.contains("\n") ? String(text.map { $0 == "\n" ? " " : $0 }) : text
-        sink("<\(level.syslogPriority)>\(flat)\n")
+        sink("<\(level.syslogPriority)>\(Self.oneLine(text))\n")
+    }
+
+    /// `text` as one journal line: a newline would start a second entry (one that could pass for
+    /// the daemon's own), so it becomes a space; a carriage return, NUL, escape or other control
+    /// character — from a configuration value, a file name, a server's reply — is written as
+    /// `\xNN`, so no line can be forged or hidden on a terminal.
+    public static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += " "
+            case 0x09: out += "\t"
+            case 0..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef")
+                out += "\\x" + String(hex[Int(scalar.value >> 4)]) + String(hex[Int(scalar.value & 0xF)])
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// Forgets what `topic` said last, so its next line is written even if it repeats (the problem

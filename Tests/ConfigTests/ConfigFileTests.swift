@@ -150,7 +150,7 @@ final class ConfigFileTests: XCTestCase, ConfigFileTesting {
             XCTAssertEqual("\(error)", "\(dir)/missing.conf: cannot read the configuration (No such file or directory)")
         }
         XCTAssertThrowsError(try Configuration.load(path: dir)) { error in
-            XCTAssertEqual("\(error)", "\(dir): cannot read the configuration (Is a directory)")
+            XCTAssertEqual("\(error)", "\(dir): cannot read the configuration (a folder, not a regular file)")
         }
     }
 
@@ -174,7 +174,7 @@ final class ConfigFileTests: XCTestCase, ConfigFileTesting {
                        ["no configuration file at \(dir)/none.conf: using the defaults"])
         // Present but unreadable as a file: an error, not the defaults.
         XCTAssertThrowsError(try Configuration.load(path: nil, defaultPath: dir)) { error in
-            XCTAssertEqual("\(error)", "\(dir): cannot read the configuration (Is a directory)")
+            XCTAssertEqual("\(error)", "\(dir): cannot read the configuration (a folder, not a regular file)")
         }
     }
 }

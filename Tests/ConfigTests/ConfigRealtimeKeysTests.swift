@@ -43,7 +43,11 @@ final class ConfigRealtimeKeysTests: XCTestCase, ConfigFileTesting {
                     "\(file):2: realtime.caFile = /nonexistent/ca.pem: cannot be read (No such file or directory; a PEM file of certificates is expected here)")
         assertError("[realtime]\napiKeyCredential = ../key\n",
                     "\(file):2: realtime.apiKeyCredential = ../key: not a credential name (letters, digits, '-', '_', '.'; the name given to LoadCredential=)")
-        assertError("[realtime]\napiKeyHeader = X Key\n", "\(file):2: realtime.apiKeyHeader = X Key: not an HTTP header name (letters, digits, '-', '_')")
+        assertError("[realtime]\napiKeyHeader = X Key\n",
+                    "\(file):2: realtime.apiKeyHeader = X Key: not a header name (RFC 9110: letters, digits and !#$%&'*+-.^_`|~ only)")
+        assertError("[realtime]\napiKeyHeader = Host\n", "\(file):2: realtime.apiKeyHeader = Host: Host frames or routes the request itself: it cannot carry a key")
+        assertError("[realtime]\napiKeyHeader = transfer-encoding\n",
+                    "\(file):2: realtime.apiKeyHeader = transfer-encoding: transfer-encoding frames or routes the request itself: it cannot carry a key")
     }
 
     func testACAFileIsRelativeToTheConfiguration() throws {
