@@ -3,6 +3,7 @@ import Location
 import Loop
 import Outputs
 import Positioning
+import Scene
 import Syscall
 import Systemd
 

@@ -183,20 +183,30 @@ public final class KioskModel {
     }
 
     /// Metres along `trip` where its timetable puts the vehicle at `now`: between the stops'
-    /// times, by their distances (the run's origin from its departure `due` at this stop).
+    /// times, by their distances (the run's origin from its departure `due` at this stop). A feed
+    /// whose times start again from 00:00 past midnight (GTFS wants 24:00:00 and on; some feeds
+    /// do not) is read as going on into the next day.
     func scheduledAlong(_ trip: Trip, due: TransitIndex.StopDeparture, now: Double) -> Double? {
-        guard let k = trip.stops.firstIndex(where: { $0.sequence == due.stopSequence }), let at = trip.stops[k].departure else { return nil }
-        let t = now - Double(due.departure - Int64(at))
-        var before: (time: Double, distance: Double)?
+        var times: [(arrival: Double, departure: Double, distance: Double)] = []
+        var dueTime: Double?
+        var lastSeen = -Double.infinity, wrap = 0.0
         for stop in trip.stops {
-            guard let time = (stop.arrival ?? stop.departure).map(Double.init) else { continue }
-            if time >= t {
-                guard let b = before, time > b.time else { return stop.distance }
-                return b.distance + (stop.distance - b.distance) * (t - b.time) / (time - b.time)
-            }
-            before = (Double(stop.departure ?? Int(time)), stop.distance)
+            guard let a = stop.arrival ?? stop.departure, let d = stop.departure ?? stop.arrival else { continue }
+            if Double(a) + wrap < lastSeen - 43_200 { wrap += 86_400 }
+            let arrival = Double(a) + wrap, departure = max(Double(d) + wrap, arrival)
+            lastSeen = departure
+            times.append((arrival, departure, stop.distance))
+            if stop.sequence == due.stopSequence { dueTime = Double(stop.departure ?? a) + wrap }
         }
-        return before?.distance
+        guard let dueTime, let first = times.first else { return nil }
+        let t = now - (Double(due.departure) - dueTime)
+        if t <= first.arrival { return first.distance }
+        for k in 1..<max(times.count, 1) where t <= times[k].arrival {
+            let b = times[k - 1], e = times[k]
+            if t <= b.departure { return b.distance }
+            return b.distance + (e.distance - b.distance) * (t - b.departure) / (e.arrival - b.departure)
+        }
+        return times.last?.distance
     }
 
     private func unique<T: Equatable>(_ xs: [T]) -> [T] {

@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// Night blanking (`[display] blank`): the screen off within its spans (RunBlanking.swift). At
 /// start it is looked at before the display is opened, so a screen started at night never lights.

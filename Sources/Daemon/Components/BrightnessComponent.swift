@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// The backlight after the light sensor or the time of day (BrightnessControl.swift).
 final class BrightnessComponent: RunComponent {

@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// A stop kiosk's board, lines and markers, and the fetcher of its feeds (RunKiosk.swift). Made
 /// when the feed's index is loaded; made again at a reload that changes what it reads — its

@@ -1,6 +1,7 @@
 import Config
 import Scene
 import Syscall
+import Systemd
 
 /// The map's file when it could not be read (not there yet, unreadable, corrupt): the screen runs
 /// without it — the dot on the background colour — says so once, and takes it up as soon as it

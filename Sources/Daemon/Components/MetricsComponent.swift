@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// The metrics textfile node_exporter reads (MetricsFile.swift, RunMetrics.swift).
 final class MetricsComponent: RunComponent {

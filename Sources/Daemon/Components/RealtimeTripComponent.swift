@@ -1,5 +1,7 @@
 import Config
+import FeedFetch
 import Syscall
+import Systemd
 
 /// `[transit] trip = realtime`: the vehicle's trip as the agency's feeds name it
 /// (RunRealtimeTrip.swift). Configured before transit, whose request it changes.

@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// One feature of the running daemon — the trip file, the realtime trip, transit following with
 /// its line and banner, the kiosk board, metrics, night blanking, brightness — with one lifecycle:

@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// The feed and the trip: loaded on the worker when what is asked differs from what was loaded
 /// (a reload that changes neither keeps the index, the trip and the vehicle's progress), each

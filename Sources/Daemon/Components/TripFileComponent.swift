@@ -1,5 +1,6 @@
 import Config
 import Syscall
+import Systemd
 
 /// `[transit] tripFile`: its folder watched, the trip it names taking the place of `trip`
 /// (RunTripFile.swift). Configured before transit, whose request it changes.
