@@ -80,12 +80,12 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "FeedFetch", dependencies: ["COpenSSL", "CZlib", "HTTPWire", "Syscall"]),
         .testTarget(name: "FeedFetchTests", dependencies: ["FeedFetch", "GTFSRealtime", "HTTPWire", "Syscall", "TestSupport"], exclude: ["feed_server.py"]),
-        .testTarget(name: "TransitTests", dependencies: ["CSQLite", "GTFS", "TestSupport", "Transit"]),
+        .testTarget(name: "TransitTests", dependencies: ["CSQLite", "Demo", "GTFS", "TestSupport", "Transit"]),
         // A stop's departures board: the timetable's departures with GTFS-realtime's TripUpdates
         // applied by the spec's rules. Pure logic over the index, no Foundation.
         .target(name: "Departures", dependencies: ["GTFS", "GTFSRealtime", "Transit"]),
         .target(name: "Kiosk", dependencies: ["Departures", "GTFSRealtime", "Geo", "Raster", "Shaping", "Transit"]),
-        .testTarget(name: "KioskTests", dependencies: ["GTFSRealtime", "Kiosk", "TestSupport", "Transit"]),
+        .testTarget(name: "KioskTests", dependencies: ["Demo", "GTFSRealtime", "Kiosk", "TestSupport", "Transit"]),
         .testTarget(name: "DeparturesTests", dependencies: ["Departures", "GTFS", "GTFSRealtime", "TestSupport", "Transit"], exclude: ["make_updates.py"]),
         // A tiled map on one canvas: the pool of decoded tiles, the worker decoding them, the view's mosaic.
         .target(name: "TileMap", dependencies: ["Compositor", "Geo", "Raster", "Syscall", "TileDecode", "Tiles"]),

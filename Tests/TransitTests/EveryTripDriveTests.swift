@@ -1,3 +1,4 @@
+import Demo
 import Foundation
 import TestSupport
 import Transit
@@ -36,7 +37,9 @@ final class EveryTripDriveTests: XCTestCase {
         var groups: [String: [String]] = [:]
         var trips: [String: Trip] = [:]
         for id in ids {
-            let trip = try index.trip(TripChoice(tripID: id))
+            // Named as a configuration names it: the text parsed, the feed deciding what it is.
+            let trip = try index.trip(TripChoice.parse(id))
+            XCTAssertEqual(trip.tripID, id)
             let key = trip.line.points.map { "\($0.latitude),\($0.longitude)" }.joined(separator: ";") + "|"
                 + trip.stops.map { "\($0.stopID):\($0.distance):\($0.announced)" }.joined(separator: ";")
             if groups[key] == nil { trips[key] = trip }
@@ -135,7 +138,13 @@ final class EveryTripDriveTests: XCTestCase {
     }
 
     func testEveryTripOfEveryFeedIsFollowedStopByStop() throws {
-        var reports = [try driveEveryTrip("Fortaleza", index: FortalezaImportTests.index().report.path)]
+        // The demo town's feed, as `pulsedot demo` writes it.
+        let demo = try TestEnvironment.temporaryDirectory("every-trip-demo")
+        defer { try? FileManager.default.removeItem(at: demo) }
+        try DemoFeed().write(to: demo.path + "/town-gtfs")
+        let town = try TransitImporter.importFeed(at: demo.path + "/town-gtfs", cacheDirectory: demo.path) { _ in }
+        var reports = [try driveEveryTrip("Fortaleza", index: FortalezaImportTests.index().report.path),
+                       try driveEveryTrip("demo town", index: town.path)]
         for (name, file) in [("Cairns", "cairns_gtfs.zip"), ("New York subway", "nyc_subway_gtfs.zip")] {
             reports.append(try driveEveryTrip(name, index: RealFeedsTests.index(file).path))
         }
@@ -155,7 +164,9 @@ final class EveryTripDriveTests: XCTestCase {
                        "docs/transit.md's table is out of date: PULSEDOT_WRITE_DOCS=1 swift test --filter EveryTripDriveTests")
         for r in reports {
             XCTAssertEqual(r.followed, r.trips, "\(r.feed): \(r.failed.joined(separator: "\n"))")
-            XCTAssertGreaterThan(r.detours, 0, r.feed)
+            // The demo town's one short line leaves no stretch 150 m clear
+            // of its other parts for a 250 m detour: its trip is driven without one.
+            if r.feed != "demo town" { XCTAssertGreaterThan(r.detours, 0, r.feed) }
             // A detour that misses two stops is picked up again within a minute of its end.
             XCTAssertLessThanOrEqual(r.worstPickUp, 60, "\(r.feed): \(r.worstPickUpTrip)")
         }
