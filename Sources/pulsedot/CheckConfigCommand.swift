@@ -13,7 +13,9 @@ let checkConfigUsage = Usage(
     command: "check-config", summary: "validate a configuration and print the effective one",
     operands: [.init(name: "FILE", summary: "the configuration file (default \(Configuration.defaultPath); a missing default file means the defaults)")],
     options: [
+        .valued("config", "FILE", "the configuration file, as the operand FILE gives it (the spelling every other command takes)"),
         .set,
+        .flag("quiet", "print nothing when the configuration is valid (warnings still go to stderr): the unit's ExecReload, so that a reload does not write the whole configuration into the journal"),
         .flag("keys-markdown", "print the README's table of every key, generated from the settings table"),
     ],
     notes: """
@@ -31,8 +33,8 @@ let checkConfigUsage = Usage(
 
 func checkConfigCommand(_ parsed: Arguments) -> Int32 {
     do throws(Arguments.Failure) {
-        guard parsed.positional.count <= 1 else {
-            throw Arguments.Failure(description: "check-config takes one file, got \(parsed.positional.count)")
+        guard parsed.positional.count + (parsed.value("config") == nil ? 0 : 1) <= 1 else {
+            throw Arguments.Failure(description: "check-config takes one file, as the operand or as --config, got \(parsed.positional.count + (parsed.value("config") == nil ? 0 : 1))")
         }
         if parsed.has("keys-markdown") {
             guard parsed.positional.isEmpty, parsed.all("set").isEmpty else {
@@ -48,7 +50,7 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
         return 0
     }
     do throws(ConfigurationError) {
-        var configuration = try Configuration.load(path: parsed.positional.first, overrides: parsed.all("set"))
+        var configuration = try Configuration.load(path: parsed.positional.first ?? parsed.value("config"), overrides: parsed.all("set"))
         // The files the settings name are opened as the daemon opens them, so what it would refuse
         // is refused here, and what they decide (a tiled map's zoom) is shown.
         let files: MapFiles
@@ -67,9 +69,11 @@ func checkConfigCommand(_ parsed: Arguments) -> Int32 {
             }
         } catch { throw ConfigurationError(error) }
         for note in configuration.notes { writeError("pulsedot: \(note)\n") }
+        let report = transitReport(configuration.settings.transit)
+        guard !parsed.has("quiet") else { return 0 }
         print(configuration.effectiveText(), terminator: "")
         for line in MapTileReport.lines(configuration.settings, files) { print("# \(line)") }
-        for line in transitReport(configuration.settings.transit) { print("# transit: \(line)") }
+        for line in report { print("# transit: \(line)") }
         return 0
     } catch {
         writeError("pulsedot: \(error)\n")

@@ -118,10 +118,28 @@ final class CheckConfigTests: XCTestCase {
         XCTAssertEqual(missing.stderr, "pulsedot: \(dir.path)/none.conf: cannot read the configuration (No such file or directory)\n")
         let two = try checkConfig(["a.conf", "b.conf"])
         XCTAssertEqual(two.status, 2)
-        XCTAssertTrue(two.stderr.hasPrefix("pulsedot: check-config: check-config takes one file, got 2\n"), two.stderr)
+        XCTAssertTrue(two.stderr.hasPrefix("pulsedot: check-config: check-config takes one file, as the operand or as --config, got 2\n"), two.stderr)
     }
 
     /// The shipped examples are real configurations: each passes, and what it sets shows. The
+    /// `--config FILE` is the operand under the name every other command gives it; `--quiet`
+    /// (the unit's ExecReload) prints nothing for a valid file and still says what is wrong.
+    func testConfigAliasAndQuiet() throws {
+        let path = try write("a.conf", "[dot]\nscale = 2\n")
+        let operand = try checkConfig([path]), option = try checkConfig(["--config", path])
+        XCTAssertEqual(option.status, 0, option.stderr)
+        XCTAssertEqual(option.stdout, operand.stdout)
+        let both = try checkConfig([path, "--config", path])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.contains("check-config takes one file, as the operand or as --config, got 2"), both.stderr)
+        let quiet = try checkConfig(["--quiet", path])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stdout, "")
+        let bad = try checkConfig(["--quiet", try write("b.conf", "[dot]\nscale = -2\n")])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("b.conf:2: scale = -2: "), bad.stderr)
+    }
+
     /// tiled one passes with its map installed, and says that the map is missing without it.
     func testDeployExamplesPass() throws {
         let examples = TestEnvironment.packageRoot.appendingPathComponent("deploy/package/examples")

@@ -16,7 +16,7 @@ final class PackagingInstallTests: XCTestCase {
         // systemd searches /usr/local/lib/systemd/system and /usr/local/lib/sysusers.d too.
         let unit = try UnitFile(contentsOf: dest.appendingPathComponent("usr/local/lib/systemd/system/pulsedot.service"))
         XCTAssertEqual(unit.values("ExecStart"), ["/usr/local/bin/pulsedot run --config /etc/pulsedot/pulsedot.conf"])
-        XCTAssertEqual(unit.values("ExecReload").first, "/usr/local/bin/pulsedot check-config /etc/pulsedot/pulsedot.conf")
+        XCTAssertEqual(unit.values("ExecReload").first, "/usr/local/bin/pulsedot check-config --quiet /etc/pulsedot/pulsedot.conf")
         XCTAssertEqual(unit.values("ExecStopPost"), ["+/usr/local/bin/pulsedot console-restore --tty /dev/tty1"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: dest.path + "/usr/local/lib/sysusers.d/pulsedot.conf"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dest.path + "/usr/local/lib/tmpfiles.d/pulsedot.conf"))

@@ -56,7 +56,7 @@ final class PackagingUnitTests: XCTestCase {
         XCTAssertEqual(unit.value("StartLimitIntervalSec", in: "Unit"), "0")
         // Order matters: systemd stops at the first failing ExecReload=, so a bad file never reaches
         // the daemon and `systemctl reload` reports the failure.
-        XCTAssertEqual(unit.values("ExecReload"), ["/usr/bin/pulsedot check-config /etc/pulsedot/pulsedot.conf", "/bin/kill -HUP $MAINPID"])
+        XCTAssertEqual(unit.values("ExecReload"), ["/usr/bin/pulsedot check-config --quiet /etc/pulsedot/pulsedot.conf", "/bin/kill -HUP $MAINPID"])
         XCTAssertEqual(unit.values("Wants", in: "Unit"), ["gpsd.socket"])
         XCTAssertTrue(unit.values("After", in: "Unit").contains("gpsd.socket"))
         // The console: no getty drawing over the dot, and text mode back even after a SIGKILL.
